@@ -1,0 +1,4 @@
+/**
+ * Allocation-free stage metrics and JFR events for backlog and stalls.
+ */
+package dev.slipstream.monitor;

@@ -1,0 +1,176 @@
+package dev.slipstream.sequence;
+
+/**
+ * Hands out slots of a ring to producers and tracks which of them are published.
+ *
+ * <p>Two implementations: {@link SingleProducerSequencer} (one publishing thread, no atomic
+ * read-modify-write on the claim path) and {@link MultiProducerSequencer} (any number of
+ * publishing threads, an atomic claim and a per-slot availability flag). Both stop a producer
+ * from wrapping onto a slot that a gating sequence (the last stage of every consumer chain) has
+ * not finished with, waiting per a {@link ProducerWaitStrategy}.
+ *
+ * <pre>{@code
+ * Sequencer sequencer = new SingleProducerSequencer(1024, waitStrategy);
+ * sequencer.addGatingSequences(consumer.getSequence());
+ * long hi = sequencer.next(4);                  // claim 4 slots
+ * // ... write slots hi-3 .. hi ...
+ * sequencer.publish(hi - 3, hi);                // make them visible
+ * }</pre>
+ */
+public interface Sequencer {
+    /** The value of the cursor before anything is published. */
+    long INITIAL_CURSOR_VALUE = Sequence.INITIAL_VALUE;
+
+    /**
+     * The number of slots in the ring.
+     *
+     * @return a power of two
+     */
+    int getBufferSize();
+
+    /**
+     * The cursor: for a single producer the highest published sequence; for many producers the
+     * highest <em>claimed</em> sequence (use {@link #getHighestPublishedSequence} to find the
+     * published prefix).
+     *
+     * @return the cursor value
+     */
+    long getCursor();
+
+    /**
+     * Claims the next slot, waiting for space if the ring is full.
+     *
+     * @return the claimed sequence
+     * @throws SequencerClosedException if the sequencer is closed
+     */
+    long next();
+
+    /**
+     * Claims the next {@code n} slots, waiting for space if needed.
+     *
+     * @param n how many slots, 1 to {@link #getBufferSize()}
+     * @return the highest claimed sequence; the claim is {@code hi - n + 1 .. hi}
+     * @throws IllegalArgumentException if {@code n} is out of range
+     * @throws SequencerClosedException if the sequencer is closed
+     */
+    long next(int n);
+
+    /**
+     * Claims the next slot if there is space now.
+     *
+     * @return the claimed sequence
+     * @throws InsufficientCapacityException if the ring is full
+     * @throws SequencerClosedException if the sequencer is closed
+     */
+    long tryNext() throws InsufficientCapacityException;
+
+    /**
+     * Claims the next {@code n} slots if there is space for all of them now.
+     *
+     * @param n how many slots, 1 to {@link #getBufferSize()}
+     * @return the highest claimed sequence
+     * @throws InsufficientCapacityException if the ring is too full
+     * @throws IllegalArgumentException if {@code n} is out of range
+     * @throws SequencerClosedException if the sequencer is closed
+     */
+    long tryNext(int n) throws InsufficientCapacityException;
+
+    /**
+     * Whether {@code required} slots could be claimed now without waiting.
+     *
+     * @param required how many slots
+     * @return true if there is room
+     */
+    boolean hasAvailableCapacity(int required);
+
+    /**
+     * How many slots are free: the buffer size less what is claimed but not yet consumed by the
+     * slowest gating sequence.
+     *
+     * @return the free slots
+     */
+    long remainingCapacity();
+
+    /**
+     * Publishes a claimed slot: consumers may read it once this returns.
+     *
+     * @param sequence a claimed, unpublished sequence
+     * @throws IllegalArgumentException if {@code sequence} was never claimed
+     */
+    void publish(long sequence);
+
+    /**
+     * Publishes a claimed range.
+     *
+     * @param lo the first sequence of the range
+     * @param hi the last sequence of the range
+     * @throws IllegalArgumentException if the range is empty or was not claimed
+     */
+    void publish(long lo, long hi);
+
+    /**
+     * Whether {@code sequence} is published and readable.
+     *
+     * @param sequence the sequence
+     * @return true if published
+     */
+    boolean isAvailable(long sequence);
+
+    /**
+     * The highest sequence in {@code lowerBound .. availableSequence} below which every slot is
+     * published. For a single producer this is {@code availableSequence}.
+     *
+     * @param lowerBound the first sequence to check
+     * @param availableSequence the highest sequence to check
+     * @return the highest contiguous published sequence, or {@code lowerBound - 1}
+     */
+    long getHighestPublishedSequence(long lowerBound, long availableSequence);
+
+    /**
+     * Adds sequences that producers must not overtake by more than the ring size. They are set
+     * to the current cursor first, so a stage added while running starts at the cursor.
+     *
+     * @param gatingSequences the sequences of the last consumers
+     */
+    void addGatingSequences(Sequence... gatingSequences);
+
+    /**
+     * Removes a gating sequence; producers no longer wait for it.
+     *
+     * @param sequence the sequence to remove
+     * @return true if it was present
+     */
+    boolean removeGatingSequence(Sequence sequence);
+
+    /**
+     * The minimum of the gating sequences and the cursor.
+     *
+     * @return the slowest position
+     */
+    long getMinimumSequence();
+
+    /**
+     * Creates a barrier over this sequencer's cursor and the given upstream sequences.
+     *
+     * @param sequencesToTrack upstream stages the consumer must stay behind; none means the
+     *     consumer reads straight behind the producers
+     * @return a new barrier
+     */
+    SequenceBarrier newBarrier(Sequence... sequencesToTrack);
+
+    /**
+     * Closes the sequencer: every later claim, and every producer waiting for space, throws
+     * {@link SequencerClosedException} with {@code reason}. Already published events stay
+     * readable.
+     *
+     * @param reason why, for the exception message
+     */
+    void close(String reason);
+
+    /**
+     * Whether {@link #close(String)} has been called.
+     *
+     * @return true if closed
+     */
+    boolean isClosed();
+}

@@ -1,0 +1,21 @@
+/**
+ * Slipstream: low-latency event passing between threads.
+ *
+ * <ul>
+ *   <li>{@code dev.slipstream.sequence}: sequences, sequencers and barriers (who may read or write which slot).</li>
+ *   <li>{@code dev.slipstream.wait}: how consumers and producers wait.</li>
+ *   <li>{@code dev.slipstream.ring}: the preallocated ring buffer, translators and the pull-style poller.</li>
+ *   <li>{@code dev.slipstream.processor}: event handlers and the batch event processor that runs them.</li>
+ *   <li>{@code dev.slipstream.topology}: the DSL that wires stages, work pools and their lifecycle.</li>
+ *   <li>{@code dev.slipstream.monitor}: allocation-free stage metrics and JFR events.</li>
+ *   <li>{@code dev.slipstream.queue}: the SCQ/LSCQ lock-free MPMC queues.</li>
+ * </ul>
+ */
+module dev.slipstream {
+    // JFR is part of the JDK: events cost nothing while no recording runs.
+    requires jdk.jfr;
+
+    exports dev.slipstream.sequence;
+    exports dev.slipstream.ring;
+    exports dev.slipstream.processor;
+}
