@@ -18,4 +18,5 @@ module dev.slipstream {
     exports dev.slipstream.sequence;
     exports dev.slipstream.ring;
     exports dev.slipstream.processor;
+    exports dev.slipstream.queue;
 }
