@@ -8,8 +8,13 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-/** 120 bytes before the head pointer. */
+/**
+ * 120 bytes before the head pointer. Each padding class also declares an int: the JVM fills
+ * 4-byte holes with later subclasses' fields, and a reference would otherwise land in the hole
+ * after the object header, in front of the padding instead of behind it.
+ */
 abstract class LscqPad0<E> extends AbstractQueue<E> {
+    int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
 }
 
@@ -20,6 +25,7 @@ abstract class LscqHeadField<E> extends LscqPad0<E> {
 
 /** 120 bytes between the head and tail pointers. */
 abstract class LscqPad1<E> extends LscqHeadField<E> {
+    int pi1;
     long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
 }
 
@@ -30,6 +36,7 @@ abstract class LscqTailField<E> extends LscqPad1<E> {
 
 /** 120 bytes after the tail pointer. */
 abstract class LscqPad2<E> extends LscqTailField<E> {
+    int pi2;
     long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
 }
 
@@ -81,7 +88,7 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LscqQueue<E> extends LscqAllocation<E> {
+public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<E> {
     /** The segment capacity used when none is given. */
     public static final int DEFAULT_SEGMENT_CAPACITY = 1 << 12;
     /** Yields a producer makes waiting for another producer's new segment before making its own. */
@@ -369,6 +376,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      * @throws NullPointerException if {@code consumer} is null
      * @throws IllegalArgumentException if {@code limit} is negative
      */
+    @Override
     @SuppressWarnings("unchecked")
     public int drain(final Consumer<? super E> consumer, final int limit) {
         Objects.requireNonNull(consumer, "consumer must not be null");
@@ -403,6 +411,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      * @throws NullPointerException if {@code supplier} is null or returns null
      * @throws IllegalArgumentException if {@code limit} is negative
      */
+    @Override
     public int fill(final Supplier<? extends E> supplier, final int limit) {
         Objects.requireNonNull(supplier, "supplier must not be null");
         ScqQueue.checkLimit(limit);

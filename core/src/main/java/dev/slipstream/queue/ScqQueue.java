@@ -51,7 +51,7 @@ import java.util.function.Supplier;
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class ScqQueue<E> extends AbstractQueue<E> {
+public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E> {
     /** The largest capacity: 2^29. */
     public static final int MAX_CAPACITY = 1 << IndexRing.MAX_ORDER;
 
@@ -166,6 +166,7 @@ public final class ScqQueue<E> extends AbstractQueue<E> {
      * @throws NullPointerException if {@code consumer} is null
      * @throws IllegalArgumentException if {@code limit} is negative
      */
+    @Override
     @SuppressWarnings("unchecked")
     public int drain(final Consumer<? super E> consumer, final int limit) {
         Objects.requireNonNull(consumer, "consumer must not be null");
@@ -184,6 +185,7 @@ public final class ScqQueue<E> extends AbstractQueue<E> {
      * @throws NullPointerException if {@code supplier} is null or returns null
      * @throws IllegalArgumentException if {@code limit} is negative
      */
+    @Override
     public int fill(final Supplier<? extends E> supplier, final int limit) {
         Objects.requireNonNull(supplier, "supplier must not be null");
         checkLimit(limit);
