@@ -80,7 +80,7 @@ final class IndexRing extends IndexRingPad3 {
     /** Rotation of the entry number: 16 longs, 128 bytes, apart for neighbouring positions. */
     static final int REMAP_SHIFT = 4;
     /** Re-reads of an empty entry a dequeuer makes while an enqueuer is probably about to fill it. */
-    static final int DEQUEUE_SPINS = 64;
+    static final int DEQUEUE_SPINS = 16;
 
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;

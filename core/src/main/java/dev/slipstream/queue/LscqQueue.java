@@ -431,9 +431,13 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
 
     /**
      * Closes the queue to producers: offers that start after this call returns fail (return
-     * false; {@code add} throws {@link IllegalStateException}), offers already in progress either
-     * complete or fail, and every element whose offer returned true can still be polled.
-     * Idempotent.
+     * false; {@code add} throws {@link IllegalStateException}); every element whose offer
+     * returned true can still be polled. Idempotent.
+     *
+     * <p>Offers already in progress when {@code close} is called may still succeed, and may do
+     * so after {@code close} has returned: close is not linearizable with them (a poll right
+     * after {@code close} can return null and a later one the late element). A consumer that
+     * must take everything uses {@link #isDrained()} as its end condition.
      */
     public void close() {
         // volatile store: producers that find the tail full stop allocating
@@ -483,13 +487,22 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     }
 
     /**
-     * After {@link #close()}: whether every element accepted has been taken. Positions claimed
-     * by offers still in progress count as not yet taken; a consumer that finds this false and
-     * polls null should poll again (the poll resolves those positions).
+     * Whether the queue is closed and every element it accepted has been taken: the end
+     * condition of a consumer that drains a closed queue. An offer still in progress when the
+     * queue closed may yet complete; until it has (or has failed), this returns false, and the
+     * consumer should keep polling (a poll resolves such offers).
      *
-     * @return true if closed and drained for good
+     * <pre>{@code
+     * queue.close();
+     * while (!queue.isDrained()) {
+     *     Request r = queue.poll();
+     *     if (r != null) handle(r); else Thread.onSpinWait();
+     * }
+     * }</pre>
+     *
+     * @return true if closed and drained for good; always false while open
      */
-    boolean isClosedAndDrained() {
+    public boolean isDrained() {
         if (!isClosed()) {
             return false;
         }

@@ -34,11 +34,14 @@ import java.util.function.Supplier;
  *       on the same queue at once (the paper's {@code k <= n}). Beyond that a poll may return
  *       null while an element is present until the next offer. Choose a capacity of at least the
  *       number of threads that use the queue.</li>
- *   <li><b>Spurious full:</b> {@link #offer} may return false although fewer than
- *       {@code capacity} elements are in the queue, when a concurrent poll has already taken an
- *       element but not yet given its slot back. It needs two threads polling at once (one of
- *       them may be the offering thread, between its own polls); with a single consumer an offer
- *       fails only on a full queue. Nothing is lost: retry, or use a blocking put.</li>
+ *   <li><b>Spurious full:</b> an offer holds a slot from taking it off the free ring until its
+ *       element is visible, and a poll holds one from removing its element until it gives the
+ *       slot back. {@link #offer} returns false when, at one moment during the call, every slot
+ *       holds an element <em>or is held by another thread's offer or poll in progress</em>, so it
+ *       may return false on a queue with fewer than {@code capacity} elements. With one producer
+ *       and one consumer this never shows (the queue is then a linearizable bounded FIFO queue,
+ *       as the Lincheck tests check); with more it can, most visibly at tiny capacities. Nothing
+ *       is lost: retry, or use a blocking put.</li>
  *   <li><b>Memory:</b> about {@code 36 * capacity} bytes with compressed references
  *       ({@code 2 * 2 * capacity} longs of ring entries plus {@code capacity} references),
  *       allocated once; offering and polling allocate nothing.</li>

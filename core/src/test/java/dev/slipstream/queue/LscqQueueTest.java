@@ -87,7 +87,7 @@ class LscqQueueTest {
         assertEquals(0, q.fill(() -> 1, 3));
         final List<Integer> out = new ArrayList<>();
         Integer x;
-        while (!q.isClosedAndDrained()) {
+        while (!q.isDrained()) {
             while ((x = q.poll()) != null) {
                 out.add(x);
             }
@@ -102,8 +102,8 @@ class LscqQueueTest {
     void closedEmptyQueueIsDrainedAtOnce() {
         final LscqQueue<Integer> q = new LscqQueue<>(4);
         q.close();
-        assertTrue(q.isClosedAndDrained());
-        assertFalse(new LscqQueue<Integer>(4).isClosedAndDrained(), "open queues are never drained for good");
+        assertTrue(q.isDrained());
+        assertFalse(new LscqQueue<Integer>(4).isDrained(), "open queues are never drained for good");
     }
 
     @Test
