@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.wait.BlockingWaitStrategy;
+import dev.slipstream.wait.BusySpinWaitStrategy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,7 +51,13 @@ class QueueContractTest {
                 Named.of("LscqQueue(2)", new Kind(() -> new LscqQueue<>(2), 0)),
                 Named.of("LscqQueue(1)", new Kind(() -> new LscqQueue<>(1), 0)),
                 Named.of("LscqQueue(4) near 2^62", new Kind(() -> new LscqQueue<>(4, true, (1L << 62) - 9), 0)),
-                Named.of("LscqQueue()", new Kind(LscqQueue::new, 0)));
+                Named.of("LscqQueue()", new Kind(LscqQueue::new, 0)),
+                Named.of("ScqBlockingQueue(8)", new Kind(() -> new ScqBlockingQueue<>(8), 8)),
+                Named.of("ScqBlockingQueue(1, busy spin)",
+                        new Kind(() -> new ScqBlockingQueue<>(1, new BusySpinWaitStrategy()), 1)),
+                Named.of("LscqBlockingQueue()", new Kind(LscqBlockingQueue::new, 0)),
+                Named.of("LscqBlockingQueue(2, blocking)",
+                        new Kind(() -> new LscqBlockingQueue<>(2, new BlockingWaitStrategy()), 0)));
     }
 
     private static List<Integer> pollAll(final BatchQueue<Integer> q) {
