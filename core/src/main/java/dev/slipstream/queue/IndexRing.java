@@ -199,25 +199,39 @@ final class IndexRing extends IndexRingPad3 {
             }
             final long tCycle = cycleWord(t);
             final int j = slot(t);
-            // volatile load: the entry as the last dequeuer or enqueuer of this slot left it
-            long entry = (long) ENTRIES.getVolatile(e, j);
+            // cycle of t, safe, our index
+            final long desired = (tCycle & ~(long) entryMask) | index;
+            // Fast path, no load first: the usual state of the entry is "previous lap, safe, ⊥"
+            // (consumed, or closed by a dequeuer). CAS straight from it, so the cache line comes
+            // over once, for writing, instead of once to read and again to write.
+            // volatile CAS: publishes the caller's write of data[index] with the index
+            long entry = (long) ENTRIES.compareAndExchange(e, j, tCycle - (cycleMask + 1), desired);
+            if (entry == tCycle - (cycleMask + 1)) {
+                resetThresholdIfNeeded();
+                return true;
+            }
+            // the witness is the entry as the last dequeuer or enqueuer of this slot left it
             while ((entry | cycleMask) - tCycle < 0
                     && (entry & entryMask) == entryMask
                     // volatile load of head: an unsafe entry is usable while no dequeuer passed t
                     && ((entry & safeBit) != 0 || (long) HEAD.getVolatile(this) - t <= 0)) {
-                // cycle of t, safe, our index
-                final long desired = (tCycle & ~(long) entryMask) | index;
                 // volatile CAS: publishes the caller's write of data[index] with the index
                 final long witness = (long) ENTRIES.compareAndExchange(e, j, entry, desired);
                 if (witness == entry) {
-                    // volatile load and store: a later threshold check sees this enqueue done
-                    if ((long) THRESHOLD.getVolatile(this) != thresholdMax) {
-                        THRESHOLD.setVolatile(this, thresholdMax);
-                    }
+                    resetThresholdIfNeeded();
                     return true;
                 }
                 entry = witness;
             }
+        }
+    }
+
+    /** After a successful enqueue: dequeuers must search again. */
+    private void resetThresholdIfNeeded() {
+        // volatile load and store: a later threshold check sees this enqueue done; the load
+        // keeps the line shared while the threshold is already at its maximum
+        if ((long) THRESHOLD.getVolatile(this) != thresholdMax) {
+            THRESHOLD.setVolatile(this, thresholdMax);
         }
     }
 
