@@ -76,6 +76,11 @@ final class QueueSignal extends QueueSignalPad1 {
         return strategy;
     }
 
+    /** The counter waiters wait on, for owners that call the strategy themselves. */
+    Sequence events() {
+        return events;
+    }
+
     /** Called after an operation that may let a waiter proceed. */
     void signal() {
         // volatile load, after the operation's last volatile write: sees a waiter that registered
