@@ -3,8 +3,13 @@ package dev.slipstream.processor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
-/** 56 bytes before the counters, so that no other object's hot field shares their cache line. */
+/**
+ * 56 bytes before the counters, so that no other object's hot field shares their cache line. The
+ * int fills the gap after a compressed object header, where the JVM could otherwise place a small
+ * field.
+ */
 abstract class ProcessorCountersLhsPadding {
+    int p00;
     long p01, p02, p03, p04, p05, p06, p07;
 }
 
