@@ -53,6 +53,9 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     /** Retries of a rewound batch when no rewind strategy is set. */
     public static final int DEFAULT_REWIND_RETRIES = 3;
 
+    /** Early returns of the barrier to spin through before yielding to a slow producer. */
+    private static final int EMPTY_WAIT_SPINS = 64;
+
     private static final int IDLE = 0;
     private static final int RUNNING = 1;
     private static final int STOPPED = 2;
@@ -310,6 +313,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
         final long maxBatch = maxBatchSize;
         // plain load: this thread is the only writer of the sequence
         long next = sequence.getPlain() + 1L;
+        int emptyWaits = 0;
         // volatile load once per batch: halt() also alerts the barrier, this catches a barrier
         // that hands out events without checking its alert
         while (!haltRequested) {
@@ -327,8 +331,17 @@ public final class BatchEventProcessor<E> implements EventProcessor {
                 continue;
             }
             if (available < next) {
-                continue;   // a wait that ended early (claimed but not yet published): wait again
+                // The wait ended early: with many producers, a slot is claimed but its producer has
+                // not published it yet. That takes nanoseconds unless the producer lost its core,
+                // so spin a little, then yield to let it run.
+                if (++emptyWaits < EMPTY_WAIT_SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
+                continue;
             }
+            emptyWaits = 0;
             final long last = Math.min(available, next + maxBatch - 1L);
             if (!processBatch(next, last, available, policy)) {
                 return;

@@ -17,6 +17,7 @@ package dev.slipstream.processor;
 public class StageFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The sequence of the failed event, or -1 when the failure was not on an event. */
     private final long sequence;
 
     /**
