@@ -25,8 +25,8 @@ class MultiProducerClaimAheadTest {
 
         final long slow = sequencer.next();                  // 0: claimed, not yet published
         sequencer.publish(1, sequencer.next(3));             // 1..3
-        final CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(sequencer::next); // 4: waits for 0
-        final CompletableFuture<Long> waitingToo = CompletableFuture.supplyAsync(sequencer::next); // 5
+        final CompletableFuture<Long> waiting = claimOnNewThread(sequencer);      // 4: waits for 0
+        final CompletableFuture<Long> waitingToo = claimOnNewThread(sequencer);   // 5
         while (sequencer.getCursor() < 5) {
             Thread.yield();                                  // both claims are on the cursor
         }
@@ -39,5 +39,14 @@ class MultiProducerClaimAheadTest {
         final long a = waiting.get(30, TimeUnit.SECONDS);
         final long b = waitingToo.get(30, TimeUnit.SECONDS);
         assertEquals(9, a + b, "the waiting producers got 4 and 5");
+    }
+
+    /** A producer of its own: the claim blocks, so it must not borrow a shared pool's thread. */
+    private static CompletableFuture<Long> claimOnNewThread(final Sequencer sequencer) {
+        final CompletableFuture<Long> claim = new CompletableFuture<>();
+        final Thread producer = new Thread(() -> claim.complete(sequencer.next()));
+        producer.setDaemon(true);
+        producer.start();
+        return claim;
     }
 }
