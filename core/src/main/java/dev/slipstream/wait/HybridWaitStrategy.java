@@ -128,7 +128,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 yieldsLeft--;
                 Thread.yield();
             } else if (cursor.get() < sequence) {
-                // acquire load above; nothing published for us yet: sleep until a producer signals
+                // acquire load; nothing is published for us yet, so sleep until a producer signals
                 parkUntilPublished(sequence, cursor, barrier);
                 // woken by a publication: the producer is active, so spin again before parking
                 spinsLeft = spinTries;
