@@ -190,27 +190,38 @@ final class IndexRing extends IndexRingPad3 {
      * @return true; false only on a finalized ring
      */
     boolean enqueue(final int index) {
+        // Hot path, small enough to be inlined into the queue's offer and poll.
+        // volatile FAA: claims a position no other enqueuer gets
+        final long t = (long) TAIL.getAndAdd(this, 1L);
+        if ((t & finalizeMask) != 0) {
+            return false;
+        }
+        final long tCycle = cycleWord(t);
+        // the usual state of the entry: previous lap, safe, ⊥ (consumed, or closed by a dequeuer)
+        final long usual = tCycle - (cycleMask + 1);
+        // No load first: CAS straight from the usual state, so that the cache line comes over
+        // once, for writing, instead of once to read and again to write.
+        // volatile CAS: publishes the caller's write of data[index] with the index
+        final long witness = (long) ENTRIES.compareAndExchange(entries, slot(t), usual,
+                (tCycle & ~(long) entryMask) | index);
+        if (witness == usual) {
+            resetThresholdIfNeeded();
+            return true;
+        }
+        return enqueueSlow(index, t, witness);
+    }
+
+    /**
+     * The rest of an enqueue whose first CAS at position {@code t} found {@code entry} instead of
+     * the usual state: use the entry if it is usable, else claim new positions until one is.
+     */
+    private boolean enqueueSlow(final int index, long t, long entry) {
         final long[] e = entries;
         while (true) {
-            // volatile FAA: claims a position no other enqueuer gets
-            final long t = (long) TAIL.getAndAdd(this, 1L);
-            if ((t & finalizeMask) != 0) {
-                return false;
-            }
             final long tCycle = cycleWord(t);
             final int j = slot(t);
             // cycle of t, safe, our index
             final long desired = (tCycle & ~(long) entryMask) | index;
-            // Fast path, no load first: the usual state of the entry is "previous lap, safe, ⊥"
-            // (consumed, or closed by a dequeuer). CAS straight from it, so the cache line comes
-            // over once, for writing, instead of once to read and again to write.
-            // volatile CAS: publishes the caller's write of data[index] with the index
-            long entry = (long) ENTRIES.compareAndExchange(e, j, tCycle - (cycleMask + 1), desired);
-            if (entry == tCycle - (cycleMask + 1)) {
-                resetThresholdIfNeeded();
-                return true;
-            }
-            // the witness is the entry as the last dequeuer or enqueuer of this slot left it
             while ((entry | cycleMask) - tCycle < 0
                     && (entry & entryMask) == entryMask
                     // volatile load of head: an unsafe entry is usable while no dequeuer passed t
@@ -223,6 +234,14 @@ final class IndexRing extends IndexRingPad3 {
                 }
                 entry = witness;
             }
+            // not usable: claim another position
+            // volatile FAA: claims a position no other enqueuer gets
+            t = (long) TAIL.getAndAdd(this, 1L);
+            if ((t & finalizeMask) != 0) {
+                return false;
+            }
+            // volatile load: the entry as the last dequeuer or enqueuer of this slot left it
+            entry = (long) ENTRIES.getVolatile(e, slot(t));
         }
     }
 
@@ -241,25 +260,41 @@ final class IndexRing extends IndexRingPad3 {
      * @return an index in {@code 0 .. n-1}, or {@link #EMPTY}
      */
     int dequeue() {
+        // Hot path, small enough to be inlined into the queue's poll and offer.
         // volatile load: negative after enough failed rounds, until an enqueue resets it
         if ((long) THRESHOLD.getVolatile(this) < 0) {
             return EMPTY;
         }
+        // volatile FAA: claims a position no other dequeuer gets
+        final long h = (long) HEAD.getAndAdd(this, 1L);
+        final int j = slot(h);
+        // volatile load: sees the enqueuer's CAS and, through it, the data it published
+        final long entry = (long) ENTRIES.getVolatile(entries, j);
+        if ((entry | cycleMask) == cycleWord(h) && (entry & entryMask) != entryMask) {
+            // volatile OR: marks the entry consumed keeping cycle and IsSafe, which a late
+            // dequeuer of the next lap may be clearing at this very moment (a plain store would
+            // undo that and lose an element)
+            ENTRIES.getAndBitwiseOr(entries, j, (long) entryMask);
+            return (int) (entry & entryMask);
+        }
+        return dequeueSlow(h, entry);
+    }
+
+    /**
+     * The rest of a dequeue whose position {@code h} did not hold its index when first read as
+     * {@code entry}: settle that entry, then try further positions while the threshold lasts.
+     */
+    private int dequeueSlow(long h, long entry) {
         final long[] e = entries;
         while (true) {
-            // volatile FAA: claims a position no other dequeuer gets
-            final long h = (long) HEAD.getAndAdd(this, 1L);
             final long hCycle = cycleWord(h);
             final int j = slot(h);
-            // volatile load: sees the enqueuer's CAS and, through it, the data it published
-            long entry = (long) ENTRIES.getVolatile(e, j);
             examine:
             while (true) {
                 final long diff = (entry | cycleMask) - hCycle;
                 if (diff == 0) {
                     if ((entry & entryMask) != entryMask) {
-                        // volatile OR: marks the entry consumed keeping cycle and IsSafe, which a
-                        // late dequeuer of the next lap may be clearing at this very moment
+                        // volatile OR: as in dequeue(), keeps cycle and IsSafe
                         ENTRIES.getAndBitwiseOr(e, j, (long) entryMask);
                         return (int) (entry & entryMask);
                     }
@@ -313,6 +348,10 @@ final class IndexRing extends IndexRingPad3 {
             if ((long) THRESHOLD.getAndAdd(this, -1L) <= 0) {
                 return EMPTY;
             }
+            // volatile FAA: claims the next position
+            h = (long) HEAD.getAndAdd(this, 1L);
+            // volatile load: as in dequeue()
+            entry = (long) ENTRIES.getVolatile(e, slot(h));
         }
     }
 

@@ -206,7 +206,24 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     @Override
     public boolean offer(final E e) {
         Objects.requireNonNull(e, "element must not be null");
-        Segment full = null;
+        // Hot path, small enough to be inlined.
+        // acquire: the tail segment and everything written before it was linked
+        final Segment t = (Segment) TAIL.getAcquire(this);
+        if (t.next() == null) {
+            if (t.offer(e)) {
+                return true;
+            }
+            return offerSlow(e, t);
+        }
+        return offerSlow(e, null);
+    }
+
+    /**
+     * Offers past a full segment: moves the tail pointer forward, or links a new segment.
+     *
+     * @param full a segment whose offer already failed (so it is finalized), or null
+     */
+    private boolean offerSlow(final E e, Segment full) {
         int waits = 0;
         while (true) {
             // acquire: the tail segment and everything written before it was linked
@@ -251,8 +268,9 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      * @return true if {@code e} is in the queue
      */
     private boolean appendSegment(final Segment t, final E e, final boolean bypass) {
-        // volatile CAS: one allocating producer at a time
-        final boolean gate = ALLOCATING.compareAndSet(this, 0, 1);
+        // volatile load, then CAS: one allocating producer at a time; waiters only read the
+        // gate, so they do not pull its cache line back and forth while they wait
+        final boolean gate = (int) ALLOCATING.getVolatile(this) == 0 && ALLOCATING.compareAndSet(this, 0, 1);
         if (!gate && !bypass) {
             return false;
         }
@@ -292,13 +310,20 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     @Override
     @SuppressWarnings("unchecked")
     public E poll() {
+        // Hot path, small enough to be inlined.
+        // acquire: the head segment as linked
+        final Segment h = (Segment) HEAD.getAcquire(this);
+        final Object e = h.poll();
+        if (e != null) {
+            return (E) e;
+        }
+        return pollSlow(h);
+    }
+
+    /** A poll that found segment {@code h} empty: crosses to the next segment if there is one. */
+    @SuppressWarnings("unchecked")
+    private E pollSlow(Segment h) {
         while (true) {
-            // acquire: the head segment as linked
-            final Segment h = (Segment) HEAD.getAcquire(this);
-            Object e = h.poll();
-            if (e != null) {
-                return (E) e;
-            }
             final Segment next = h.next();
             if (next == null || next == CLOSED_LINK) {
                 return null;
@@ -306,12 +331,18 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
             // h is finalized: late enqueuers may have completed after our failed poll, and the
             // threshold may have run out; search once more from a full threshold
             h.aq.resetThreshold();
-            e = h.poll();
+            Object e = h.poll();
             if (e != null) {
                 return (E) e;
             }
             // volatile CAS: retire h; a lost race means another consumer already did
             HEAD.compareAndSet(this, h, next);
+            // acquire: the head segment as linked
+            h = (Segment) HEAD.getAcquire(this);
+            e = h.poll();
+            if (e != null) {
+                return (E) e;
+            }
         }
     }
 
@@ -592,8 +623,14 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
                 + (isClosed() ? ", closed" : "") + "]";
     }
 
-    /** Segments allocated so far (the first included): for tests of the allocation bound. */
-    long segmentsAllocated() {
+    /**
+     * Segments allocated so far, the first included: with the segment size, what the queue has
+     * cost in memory over its life. Under a burst of producers it stays at the number of
+     * segments the backlog needs (plus one per producer that found the allocating thread stalled).
+     *
+     * @return the count, from 1
+     */
+    public long segmentsAllocated() {
         return (long) ALLOCATED.getVolatile(this);
     }
 

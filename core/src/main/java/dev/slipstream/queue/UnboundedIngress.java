@@ -394,6 +394,7 @@ public final class UnboundedIngress<T, E> {
                         try {
                             translator.translateTo(event, seq, batch[done + i]);
                         } catch (RuntimeException ex) {
+                            // volatile write by the only writer: monitoring threads read it
                             failed++;
                             exceptionHandler.handleEventException(ex, seq, event);
                         }
