@@ -16,8 +16,9 @@ import java.util.function.Supplier;
  * the element into a plain array at that index and enqueues the index on the allocated ring;
  * {@link #poll} does the reverse. Head, tail and threshold of each ring sit on cache lines of
  * their own, and neighbouring positions are spread over different cache lines (the "remap",
- * which can be switched off for measurement). Once a poll has found the queue empty, further
- * polls return after a single load until the next offer: polling an idle queue is cheap.
+ * which can be switched off for measurement). Polling an idle queue is cheap: once polls have
+ * found it empty about {@code 3 * capacity} times (at least 65) since the last offer, each
+ * further poll returns after a single load, touching nothing, until the next offer.
  *
  * <pre>{@code
  * ScqQueue<Order> queue = new ScqQueue<>(1024);     // capacity: a power of two
