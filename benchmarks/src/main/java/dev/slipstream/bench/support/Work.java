@@ -10,7 +10,7 @@ package dev.slipstream.bench.support;
  *
  * <pre>{@code
  * long expected = Work.pipelineChecksum(firstValue, n);
- * Work.check("pipeline", expected, observed);   // throws on mismatch
+ * Work.check("pipeline", 0, expected, observed);   // throws on mismatch
  * }</pre>
  */
 public final class Work {
@@ -94,14 +94,16 @@ public final class Work {
      * Throws if a checksum does not match; the message starts with "checksum mismatch" so the
      * results runner can find it in a JMH log.
      *
-     * @param what which topology and stage, for the message
+     * @param what which topology, for the message
+     * @param stage which last stage, for the message
      * @param expected the expected value
      * @param actual the observed value
      * @throws IllegalStateException on a mismatch
      */
-    public static void check(final String what, final long expected, final long actual) {
+    public static void check(final String what, final int stage, final long expected, final long actual) {
         if (expected != actual) {
-            throw new IllegalStateException("checksum mismatch in " + what + ": expected " + expected
+            // the message is built only on failure: a passing check allocates nothing
+            throw new IllegalStateException("checksum mismatch in " + what + " stage " + stage + ": expected " + expected
                     + ", got " + actual + " (a fast wrong answer is not a result)");
         }
     }

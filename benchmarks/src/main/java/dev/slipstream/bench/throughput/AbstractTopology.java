@@ -109,7 +109,7 @@ public abstract class AbstractTopology implements Topology {
         }
         for (int i = 0; i < sinks.length; i++) {
             sinks[i].await(target, label);
-            Work.check(label + " stage " + i, expected, sinks[i].sum() - sumBefore[i]);
+            Work.check(label, i, expected, sinks[i].sum() - sumBefore[i]);
             if (sinks[i].orderErrors() != 0) {
                 throw new IllegalStateException("checksum mismatch in " + label + ": "
                         + sinks[i].orderErrors() + " events arrived out of their producer's order");
