@@ -60,13 +60,34 @@ public final class Charts {
         st.setLabelsVisible(true);
         st.setLabelsFont(st.getLabelsFont().deriveFont(9f));
         st.setYAxisDecimalPattern("#,##0.##");
+        double minPositive = Double.MAX_VALUE;
+        for (List<Double> values : series.values()) {
+            for (Double d : values) {
+                if (d != null && d > 0) {
+                    minPositive = Math.min(minPositive, d);
+                }
+            }
+        }
+        // a missing value still needs a number: zero, or on a log axis a tenth of the smallest bar
+        final double missing = logY ? (minPositive == Double.MAX_VALUE ? 1.0 : minPositive / 10) : 0.0;
         for (Map.Entry<String, List<Double>> e : series.entrySet()) {
             final List<Double> ys = new ArrayList<>();
+            boolean any = false;
             for (Double d : e.getValue()) {
-                // a missing value: XChart needs a number, draw nothing visible
-                ys.add(d == null || d.isNaN() ? (logY ? 1e-9 : 0.0) : d);
+                final boolean absent = d == null || d.isNaN() || (logY && d <= 0);
+                ys.add(absent ? missing : d);
+                any |= !absent;
             }
-            chart.addSeries(e.getKey(), categories, ys);
+            if (any) {
+                chart.addSeries(e.getKey(), categories, ys);
+            }
+        }
+        if (chart.getSeriesMap().isEmpty()) {
+            return;
+        }
+        if (logY) {
+            // bar charts anchor at zero unless told otherwise, which a log axis cannot show
+            st.setYAxisMin(missing);
         }
         write(chart, file);
     }
