@@ -216,11 +216,8 @@ public final class RunAll {
                 b.warmupIterations(1).warmupTime(TimeValue.seconds(1))
                         .measurementIterations(3).measurementTime(TimeValue.milliseconds(preset.iterationMs()));
             }
-            final List<RunResult> results;
-            try {
-                results = new ArrayList<>(new Runner(b.build()).run());
-            } catch (RunnerException e) {
-                failures.add(phase + " round " + r + ": JMH failed: " + e.getMessage());
+            final List<RunResult> results = runWhenLockFree(b, phase + " round " + r);
+            if (results == null) {
                 continue;
             }
             final Set<String> seen = new LinkedHashSet<>();
@@ -247,6 +244,40 @@ public final class RunAll {
                     + elapsed() + ")");
         }
         return scores;
+    }
+
+    /**
+     * Runs JMH; while another JMH run holds the machine-wide lock (a measurement must not share
+     * the machine with another one), waits and retries for up to 30 minutes.
+     */
+    private List<RunResult> runWhenLockFree(final ChainedOptionsBuilder b, final String what) {
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
+        boolean told = false;
+        while (true) {
+            try {
+                return new ArrayList<>(new Runner(b.build()).run());
+            } catch (RunnerException e) {
+                final String msg = String.valueOf(e.getMessage()) + (e.getCause() == null ? "" : " " + e.getCause());
+                if (msg.contains("JMH lock") && System.nanoTime() - deadline < 0) {
+                    if (!told) {
+                        log(what + ": another JMH run holds /tmp/jmh.lock; waiting for it to finish");
+                        told = true;
+                    }
+                    sleep(10_000);
+                    continue;
+                }
+                failures.add(what + ": JMH failed: " + msg);
+                return null;
+            }
+        }
+    }
+
+    private static void sleep(final long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The benchmark name plus its parameters, sorted: the key of one configuration. */

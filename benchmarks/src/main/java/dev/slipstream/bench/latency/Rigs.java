@@ -28,6 +28,7 @@ public final class Rigs {
                     + "'; expected unicast or pipeline");
         };
         return switch (impl) {
+            case "slipstream" -> SlipRigs.oneWay(wait, pipeline, ringSize);
             case "lmax" -> LmaxRigs.oneWay(wait, pipeline, ringSize);
             case "abq" -> QueueRigs.oneWay(wait, pipeline, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
@@ -45,6 +46,7 @@ public final class Rigs {
      */
     public static PingPongRig pingPong(final String impl, final String wait, final int ringSize) {
         return switch (impl) {
+            case "slipstream" -> SlipRigs.pingPong(wait, ringSize);
             case "lmax" -> LmaxRigs.pingPong(wait, ringSize);
             case "abq" -> QueueRigs.pingPong(wait, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl

@@ -23,6 +23,7 @@ public final class Topologies {
      */
     public static Topology create(final Shape shape, final String impl, final String wait, final int ringSize) {
         return switch (impl) {
+            case "slipstream" -> new SlipstreamTopology(shape, wait, ringSize);
             case "lmax" -> new LmaxTopology(shape, wait, ringSize);
             case "abq" -> new QueueTopology(shape, wait, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
