@@ -66,7 +66,9 @@ public final class RunAll {
     public static final String LAYOUT = "dev\\.slipstream\\.bench\\.layout\\.";
 
     private static final List<String> JVM_ARGS = List.of("-Xms512m", "-Xmx512m");
-    private static final Pattern MISMATCH = Pattern.compile("checksum mismatch[^\\n]*");
+    /** An exception line of a failed benchmark in a JMH log: checksum mismatches, dead producers. */
+    private static final Pattern FAILURE_LINE =
+            Pattern.compile("(?m)^(Caused by: )?[\\w.$]+(Exception|Error): .*$");
 
     private final Preset preset;
     private final Path out;
@@ -227,7 +229,7 @@ public final class RunAll {
                 scores.computeIfAbsent(key, k -> new ResultsMarkdown.Scores()).add(rr);
             }
             final String logText = Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
-            final Matcher m = MISMATCH.matcher(logText);
+            final Matcher m = FAILURE_LINE.matcher(logText);
             final Set<String> mismatches = new LinkedHashSet<>();
             while (m.find()) {
                 mismatches.add(m.group());

@@ -33,13 +33,13 @@ abstract class SinkRhsPadding extends SinkFields {
  *
  * <pre>{@code
  * sink.add(event.value);                    // stage thread, per event
- * sink.await(target, "unicast");            // benchmark thread
+ * sink.await(target, "unicast", topology);  // benchmark thread
  * Work.check("unicast", expected, sink.sum() - sumBefore);
  * }</pre>
  */
 public final class Sink extends SinkRhsPadding {
     private static final VarHandle PUBLISHED;
-    private static final long TIMEOUT_NANOS = Long.getLong("bench.timeoutSeconds", 120L) * 1_000_000_000L;
+    private static final long TIMEOUT_NANOS = Long.getLong("bench.timeoutSeconds", 30L) * 1_000_000_000L;
 
     static {
         try {
@@ -128,13 +128,19 @@ public final class Sink extends SinkRhsPadding {
      *
      * @param target the count to reach
      * @param what the topology and stage, for the timeout message
-     * @throws IllegalStateException if the count does not arrive within the timeout
-     *     ({@code -Dbench.timeoutSeconds}, default 120)
+     * @param failures checked while waiting, so that a dead producer fails the batch at once
+     * @throws IllegalStateException if a producer failed, or the count does not arrive within
+     *     the timeout ({@code -Dbench.timeoutSeconds}, default 30)
      */
-    public void await(final long target, final String what) {
+    public void await(final long target, final String what, final FailureSource failures) {
         int spins = 0;
         long deadline = 0;
         while (count() < target) {
+            final Throwable failed = failures.failure();
+            if (failed != null) {
+                throw new IllegalStateException(what + ": a producer failed after " + count() + " of " + target
+                        + " events", failed);
+            }
             if (spins < 100) {
                 Thread.onSpinWait();
             } else if (spins < 200) {

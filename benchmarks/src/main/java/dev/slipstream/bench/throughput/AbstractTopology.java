@@ -1,5 +1,6 @@
 package dev.slipstream.bench.throughput;
 
+import dev.slipstream.bench.support.FailureSource;
 import dev.slipstream.bench.support.Sink;
 import dev.slipstream.bench.support.Work;
 
@@ -23,7 +24,7 @@ import java.util.List;
  * }
  * }</pre>
  */
-public abstract class AbstractTopology implements Topology {
+public abstract class AbstractTopology implements Topology, FailureSource {
     /** The topology. */
     protected final Shape shape;
     /** The last stages; one, or three for multicast. */
@@ -108,13 +109,18 @@ public abstract class AbstractTopology implements Topology {
             expected = 3 * expected + 3L * n;
         }
         for (int i = 0; i < sinks.length; i++) {
-            sinks[i].await(target, label);
+            sinks[i].await(target, label, this);
             Work.check(label, i, expected, sinks[i].sum() - sumBefore[i]);
             if (sinks[i].orderErrors() != 0) {
                 throw new IllegalStateException("checksum mismatch in " + label + ": "
                         + sinks[i].orderErrors() + " events arrived out of their producer's order");
             }
         }
+    }
+
+    @Override
+    public final Throwable failure() {
+        return crew == null ? null : crew.failure();
     }
 
     @Override

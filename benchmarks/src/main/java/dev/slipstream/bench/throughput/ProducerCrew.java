@@ -33,13 +33,14 @@ final class ProducerCrew {
     }
 
     private final Helper[] helpers;
+    private volatile Throwable failure;
     private final Thread[] threads;
 
     ProducerCrew(final int count, final Publisher publisher, final String label) {
         helpers = new Helper[count];
         threads = new Thread[count];
         for (int i = 0; i < count; i++) {
-            helpers[i] = new Helper(i + 1, publisher);
+            helpers[i] = new Helper(i + 1, publisher, this);
             threads[i] = new Thread(helpers[i], label + " producer " + (i + 1));
             threads[i].setDaemon(true);
         }
@@ -60,6 +61,11 @@ final class ProducerCrew {
             ROUND.setRelease(h, h.issued + 1);
             h.issued++;
         }
+    }
+
+    /** The first exception a helper died of, or null. */
+    Throwable failure() {
+        return failure;
     }
 
     void stop() {
@@ -83,6 +89,7 @@ final class ProducerCrew {
         long p01, p02, p03, p04, p05, p06, p07;
         final int producer;
         final Publisher publisher;
+        final ProducerCrew crew;
         long first;
         int share;
         long issued;
@@ -90,9 +97,10 @@ final class ProducerCrew {
         long round;
         long p11, p12, p13, p14, p15, p16, p17;
 
-        Helper(final int producer, final Publisher publisher) {
+        Helper(final int producer, final Publisher publisher, final ProducerCrew crew) {
             this.producer = producer;
             this.publisher = publisher;
+            this.crew = crew;
         }
 
         @Override
@@ -115,7 +123,13 @@ final class ProducerCrew {
                 if (stopped) {
                     return;
                 }
-                publisher.publishRange(producer, first, share);
+                try {
+                    publisher.publishRange(producer, first, share);
+                } catch (RuntimeException | Error e) {
+                    // volatile store: the benchmark thread's wait sees it and fails the batch
+                    crew.failure = e;
+                    throw e;
+                }
                 done = r;
             }
         }
