@@ -66,6 +66,16 @@ public abstract class AbstractTopology implements Topology, FailureSource {
      */
     protected abstract void publishRange(int producer, long first, int n);
 
+    /**
+     * Called on the thread of a helper producer that failed: releases every other producer that
+     * may be waiting for space that will never come, so the benchmark fails instead of hanging.
+     * The default does nothing (the peer's producers cannot fail this way).
+     *
+     * @param cause what the producer failed with
+     */
+    protected void abort(final Throwable cause) {
+    }
+
     /** Starts the consumer threads. */
     protected abstract void startStages();
 
@@ -76,7 +86,7 @@ public abstract class AbstractTopology implements Topology, FailureSource {
     public final void start() {
         startStages();
         if (shape.producers() > 1) {
-            crew = new ProducerCrew(shape.producers() - 1, this::publishRange, label);
+            crew = new ProducerCrew(shape.producers() - 1, this::publishRange, label, this::abort);
             crew.start();
         }
     }
@@ -98,7 +108,17 @@ public abstract class AbstractTopology implements Topology, FailureSource {
         if (crew != null) {
             crew.release(nextValue, share);
         }
-        publishRange(0, nextValue[0], share);
+        try {
+            publishRange(0, nextValue[0], share);
+        } catch (RuntimeException e) {
+            final Throwable helperFailure = failure();
+            if (helperFailure == null) {
+                throw e;
+            }
+            final IllegalStateException failed = new IllegalStateException(label + ": a producer failed", helperFailure);
+            failed.addSuppressed(e);
+            throw failed;
+        }
         for (int p = 0; p < producers; p++) {
             nextValue[p] += share;
         }

@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * implementation.
  *
  * <pre>{@code
- * ProducerCrew crew = new ProducerCrew(2, topology::publishRange, "lmax sequencer");
+ * ProducerCrew crew = new ProducerCrew(2, topology::publishRange, "lmax sequencer", topology::abort);
  * crew.start();
  * crew.release(nextValues, share);   // producers 1 and 2 publish 'share' events each
  * }</pre>
@@ -33,10 +33,13 @@ final class ProducerCrew {
     }
 
     private final Helper[] helpers;
+    private final java.util.function.Consumer<Throwable> onFailure;
     private volatile Throwable failure;
     private final Thread[] threads;
 
-    ProducerCrew(final int count, final Publisher publisher, final String label) {
+    ProducerCrew(final int count, final Publisher publisher, final String label,
+                 final java.util.function.Consumer<Throwable> onFailure) {
+        this.onFailure = onFailure;
         helpers = new Helper[count];
         threads = new Thread[count];
         for (int i = 0; i < count; i++) {
@@ -61,6 +64,16 @@ final class ProducerCrew {
             ROUND.setRelease(h, h.issued + 1);
             h.issued++;
         }
+    }
+
+    /** Keeps the first failure (the cause); later ones are its consequences. */
+    synchronized boolean recordFirstFailure(final Throwable e) {
+        if (failure != null) {
+            return false;
+        }
+        // volatile store: the benchmark thread's wait sees it and fails the batch
+        failure = e;
+        return true;
     }
 
     /** The first exception a helper died of, or null. */
@@ -126,8 +139,10 @@ final class ProducerCrew {
                 try {
                     publisher.publishRange(producer, first, share);
                 } catch (RuntimeException | Error e) {
-                    // volatile store: the benchmark thread's wait sees it and fails the batch
-                    crew.failure = e;
+                    if (crew.recordFirstFailure(e)) {
+                        // release the other producers, which may wait for space that will never come
+                        crew.onFailure.accept(e);
+                    }
                     throw e;
                 }
                 done = r;

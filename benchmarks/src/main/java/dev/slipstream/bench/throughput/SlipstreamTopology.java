@@ -86,6 +86,12 @@ public final class SlipstreamTopology extends AbstractTopology {
     }
 
     @Override
+    protected void abort(final Throwable cause) {
+        // producers waiting for space throw SequencerClosedException instead of waiting forever
+        ring.close("a producer failed: " + cause);
+    }
+
+    @Override
     protected void startStages() {
         int i = 0;
         for (BatchEventProcessor<ValueEvent> p : processors) {
