@@ -49,7 +49,7 @@ public record Preset(String name, int rounds, int warmupIterations, long warmupM
      */
     public static Preset named(final String name) {
         return switch (name) {
-            case "quick" -> new Preset("quick", 3, 2, 400, 3, 400, 2, 3, 500, 1500,
+            case "quick" -> new Preset("quick", 5, 2, 400, 3, 400, 2, 3, 500, 1500,
                     List.of(10_000L, 100_000L, 1_000_000L), latencySpecs());
             case "full" -> new Preset("full", 5, 5, 1000, 5, 2000, 5, 5, 3000, 20_000,
                     List.of(10_000L, 100_000L, 1_000_000L), latencySpecs());

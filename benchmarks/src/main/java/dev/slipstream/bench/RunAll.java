@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
 
 /**
  * One command for the whole benchmark suite: throughput of the five topologies, the queue (LSCQ)
- * shapes when present, latency, allocation and field layout; then
+ * shapes when present, latency, allocation, the single-thread hot path and field layout; then
  * {@code docs/benchmarks/RESULTS.md} with ratio tables and PNG charts.
  *
  * <p>Every implementation is measured in the same run and only ratios between them are
@@ -62,6 +62,8 @@ public final class RunAll {
     public static final String QUEUE = "dev\\.slipstream\\.bench\\.queue\\.";
     /** The allocation benchmark. */
     public static final String ALLOC = "dev\\.slipstream\\.bench\\.alloc\\.";
+    /** The single-thread hot-path benchmark. */
+    public static final String HOTPATH = "dev\\.slipstream\\.bench\\.hotpath\\.";
     /** The field-layout benchmark. */
     public static final String LAYOUT = "dev\\.slipstream\\.bench\\.layout\\.";
 
@@ -93,7 +95,7 @@ public final class RunAll {
      * Runs the suite.
      *
      * @param args {@code --preset quick|full} [{@code --out DIR}] [{@code --docs DIR}]
-     *     [{@code --results-name NAME.md}] [{@code --only throughput,queue,latency,alloc,layout}]
+     *     [{@code --results-name NAME.md}] [{@code --only throughput,queue,latency,alloc,hotpath,layout}]
      * @throws Exception if the suite cannot run at all
      */
     public static void main(final String[] args) throws Exception {
@@ -117,7 +119,7 @@ public final class RunAll {
         final Path docs = Path.of(opts.getOrDefault("docs", "docs/benchmarks"));
         final String name = opts.getOrDefault("results-name", "RESULTS.md");
         final Set<String> only = new LinkedHashSet<>(Arrays.asList(
-                opts.getOrDefault("only", "throughput,queue,latency,alloc,layout").split(",")));
+                opts.getOrDefault("only", "throughput,queue,latency,alloc,hotpath,layout").split(",")));
         final String cmd = "java -cp " + System.getProperty("java.class.path") + " " + RunAll.class.getName()
                 + (args.length == 0 ? "" : " " + String.join(" ", args));
         final RunAll run = new RunAll(preset, out, docs, name, only, cmd);
@@ -129,7 +131,7 @@ public final class RunAll {
         System.err.println("error: " + message);
         System.err.println("usage: java -cp benchmarks.jar " + RunAll.class.getName()
                 + " --preset quick|full [--out DIR] [--docs DIR] [--results-name RESULTS.md]"
-                + " [--only throughput,queue,latency,alloc,layout]");
+                + " [--only throughput,queue,latency,alloc,hotpath,layout]");
         System.exit(2);
     }
 
@@ -156,6 +158,9 @@ public final class RunAll {
         }
         if (only.contains("alloc")) {
             data.alloc = rounds("alloc", ALLOC, 1, GCProfiler.class);
+        }
+        if (only.contains("hotpath")) {
+            data.hotpath = rounds("hotpath", HOTPATH, preset.layoutForks(), null);
         }
         if (only.contains("layout")) {
             data.layout = rounds("layout", LAYOUT, preset.layoutForks(), null);
@@ -214,7 +219,7 @@ public final class RunAll {
             if (profiler != null) {
                 b.addProfiler(profiler);
             }
-            if (phase.equals("layout")) {
+            if (phase.equals("layout") || phase.equals("hotpath")) {
                 b.warmupIterations(1).warmupTime(TimeValue.seconds(1))
                         .measurementIterations(3).measurementTime(TimeValue.milliseconds(preset.iterationMs()));
             }

@@ -90,6 +90,8 @@ public final class ResultsMarkdown {
         public Map<String, Scores> queue = Map.of();
         /** Allocation scores by configuration key. */
         public Map<String, Scores> alloc = Map.of();
+        /** Single-thread hot-path scores by configuration key. */
+        public Map<String, Scores> hotpath = Map.of();
         /** Field-layout scores by configuration key. */
         public Map<String, Scores> layout = Map.of();
         /** Latency results. */
@@ -136,6 +138,7 @@ public final class ResultsMarkdown {
         queue(body, d);
         latency(body, d, targets);
         alloc(body, d, targets);
+        hotpath(body, d);
         layout(body, d);
         md.append("## Targets\n\n");
         if (!d.failures.isEmpty()) {
@@ -508,6 +511,39 @@ public final class ResultsMarkdown {
                 targets.add(new String[] {"Slipstream allocation, " + k.params.get("shape") + ": about 0 B/event",
                     fmt(v, 3) + " B/event", v < 0.5 ? "**pass**" : "**miss**"});
             }
+        }
+        md.append('\n');
+    }
+
+    private void hotpath(final StringBuilder md, final Data d) {
+        if (d.hotpath.isEmpty()) {
+            return;
+        }
+        md.append("## Single-thread hot path\n\n");
+        md.append("One thread claims, writes and publishes, then reads the event back through a barrier and"
+                + " releases the slot: no other thread, no waiting, so this is the instruction cost of each"
+                + " library's publish and consume path (ns per event, lower is better). It tells whether a"
+                + " difference in the threaded benchmarks comes from the code path or from the threads.\n\n"
+                + "| path | producers | Slipstream ns/event | LMAX ns/event | LMAX / Slipstream (> 1: Slipstream"
+                + " faster) |\n| --- | --- | ---: | ---: | ---: |\n");
+        final Map<String, Scores[]> pairs = new TreeMap<>();
+        for (Map.Entry<String, Scores> e : d.hotpath.entrySet()) {
+            final Key k = Key.parse(e.getKey());
+            final String method = k.benchmark.substring(k.benchmark.lastIndexOf('.') + 1);
+            final boolean slip = method.startsWith("slipstream");
+            final String path = method.replaceFirst("^(slipstream|lmax)", "").toLowerCase(Locale.ROOT);
+            final String group = (path.equals("one") ? "one event" : "batch of 64") + " | "
+                    + k.params.getOrDefault("producers", "");
+            pairs.computeIfAbsent(group, x -> new Scores[2])[slip ? 0 : 1] = e.getValue();
+        }
+        for (Map.Entry<String, Scores[]> e : pairs.entrySet()) {
+            final Scores s = e.getValue()[0];
+            final Scores l = e.getValue()[1];
+            final Stats.Ratio r = s == null || l == null ? null : Stats.ratio(l.forks, s.forks);
+            md.append("| ").append(e.getKey()).append(" | ")
+                    .append(s == null ? "n/a" : fmt(Stats.median(s.forks), 2)).append(" | ")
+                    .append(l == null ? "n/a" : fmt(Stats.median(l.forks), 2)).append(" | ")
+                    .append(r == null ? "n/a" : "**" + fmt(r.value(), 2) + "** ± " + fmt(r.error(), 2)).append(" |\n");
         }
         md.append('\n');
     }
