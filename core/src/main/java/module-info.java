@@ -18,4 +18,6 @@ module dev.slipstream {
     exports dev.slipstream.sequence;
     exports dev.slipstream.ring;
     exports dev.slipstream.processor;
+    exports dev.slipstream.topology;
+    exports dev.slipstream.monitor;
 }
