@@ -21,9 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  * block (with an unbounded lock-free queue such as {@code LscqQueue} or
  * {@link java.util.concurrent.ConcurrentLinkedQueue}); each item is taken by exactly one worker.
  *
- * <p>Wake-up is {@link WakePolicy#BIASED} by default: only worker 0 waits on the queue, and a
- * producer wakes it only if it is parked (one volatile read per offer otherwise); a worker that
- * takes a full batch and still finds the queue non-empty wakes the next worker. With
+ * <p>A worker takes up to a batch of items, then handles them. Wake-up is
+ * {@link WakePolicy#BIASED} by default: only worker 0 waits on the queue, and a producer wakes it
+ * only if it is parked (one volatile read per offer otherwise); a worker that takes a full batch
+ * and still finds the queue non-empty (it is overloaded) wakes the next worker before handling
+ * its batch. With
  * {@link WakePolicy#UNBIASED} a producer wakes any parked worker.
  *
  * <p>The queue must be thread-safe, with {@code offer} and {@code poll} that synchronise (volatile
@@ -44,7 +46,7 @@ import java.util.concurrent.locks.LockSupport;
  * @param <T> the item type
  */
 public final class QueueWorkerPool<T> implements AutoCloseable {
-    /** Default number of items a worker takes before it checks for overload. */
+    /** Default number of items a worker takes at once; more than this waiting means overload. */
     public static final int DEFAULT_BATCH_SIZE = 32;
     /** How long {@link #close()} waits for the workers to drain the queue. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -189,7 +191,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     }
 
     /**
-     * Stops the workers after the item each is handling, leaving the rest in the queue.
+     * Stops the workers after the batch each has taken, leaving the rest in the queue.
      *
      * @return what was left
      */
@@ -568,36 +570,40 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             final Queue<T> queue = pool.queue;
             final int batchSize = pool.batchSize;
             final boolean biased = pool.wakePolicy == WakePolicy.BIASED;
+            // the claimed batch, allocated once per worker
+            final Object[] batch = new Object[batchSize];
             long count = 0;
             while (!pool.halted) {
-                T item = queue.poll();
-                if (item == null) {
+                int taken = 0;
+                T item;
+                while (taken < batchSize && (item = queue.poll()) != null) {
+                    batch[taken++] = item;
+                }
+                if (taken == 0) {
                     if (!awaitItems()) {
                         return;
                     }
                     continue;
                 }
-                int taken = 0;
-                while (item != null) {
-                    taken++;
-                    // look one ahead, so the handler learns which item ends the batch
-                    final T next = taken < batchSize && !pool.halted ? queue.poll() : null;
-                    try {
-                        handler.onEvent(item, count, next == null);
-                    } catch (Throwable t) {
-                        EXCEPTIONS.setOpaque(this, exceptions + 1);
-                        pool.exceptionHandler.handleEventException(t, count, item);
-                    }
-                    count++;
-                    item = next;
-                }
-                // opaque: single writer; monitoring threads read whole values
-                EVENTS.setOpaque(this, events + taken);
-                BATCHES.setOpaque(this, batches + 1);
                 if (biased && taken == batchSize && !queue.isEmpty()) {
                     // overloaded: a full batch and more waiting
                     pool.wakeAfter(index);
                 }
+                for (int i = 0; i < taken; i++) {
+                    @SuppressWarnings("unchecked")
+                    final T next = (T) batch[i];
+                    batch[i] = null;
+                    try {
+                        handler.onEvent(next, count, i == taken - 1);
+                    } catch (Throwable t) {
+                        EXCEPTIONS.setOpaque(this, exceptions + 1);
+                        pool.exceptionHandler.handleEventException(t, count, next);
+                    }
+                    count++;
+                }
+                // opaque: single writer; monitoring threads read whole values
+                EVENTS.setOpaque(this, events + taken);
+                BATCHES.setOpaque(this, batches + 1);
             }
         }
 
@@ -645,6 +651,16 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         lifecycle = STOPPING;
         halted = true;
         wakeAll();
+    }
+
+    /** Whether {@link #halt()} (or a failure) has told the workers to stop: for tests. */
+    boolean isHalted() {
+        return halted;
+    }
+
+    /** Whether worker {@code index} is parked: for tests that wait for a quiet pool. */
+    boolean isParked(final int index) {
+        return workers[index].state == QueueWorker.PARKED;
     }
 
     /** Wakes worker {@code index + 1} if it is parked. */

@@ -315,6 +315,11 @@ public final class WorkerPool<E> {
         return halted;
     }
 
+    /** Whether worker {@code index} is parked (biased policy): for tests that wait for a quiet pool. */
+    boolean isParked(final int index) {
+        return workers[index].state == Worker.PARKED;
+    }
+
     @Override
     public String toString() {
         return "WorkerPool{name=" + name + ", workers=" + workers.length + ", wakePolicy=" + wakePolicy
