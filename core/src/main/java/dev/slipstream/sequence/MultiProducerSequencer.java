@@ -157,10 +157,9 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             throw new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
-        if (lo <= claimed - bufferSize) {
-            throw new IllegalArgumentException("cannot publish sequence " + lo
-                    + ": it is more than a ring behind the highest claim " + claimed);
-        }
+        // No lower bound here: while one producer is between claim and publish, the others may
+        // claim (and wait for space) up to a ring plus one claim each beyond it, so a legitimate
+        // publish can be more than a ring behind the highest claim.
     }
 
     private void setAvailable(final long sequence) {
