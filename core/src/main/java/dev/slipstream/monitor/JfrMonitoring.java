@@ -112,6 +112,7 @@ public final class JfrMonitoring {
         /** Per stage: progress seen by the last stall check. Touched only by JFR's periodic thread. */
         private final Map<StageMetrics, StallState> stallStates = new IdentityHashMap<>();
         private volatile long stallsDetected;
+        private volatile long backlogEventsWritten;
 
         private Registration(final PipelineMetrics metrics, final long stallThresholdNanos) {
             this.metrics = metrics;
@@ -126,6 +127,16 @@ public final class JfrMonitoring {
          */
         public long stallsDetected() {
             return stallsDetected;
+        }
+
+        /**
+         * How many backlog events this registration has written so far (only while a recording
+         * enables {@link StageBacklogEvent}).
+         *
+         * @return the count
+         */
+        public long backlogEventsWritten() {
+            return backlogEventsWritten;
         }
 
         /**
@@ -161,6 +172,8 @@ public final class JfrMonitoring {
                 event.eventsProcessed = stage.eventsProcessed();
                 event.exceptionsHandled = stage.exceptionsHandled();
                 event.commit();
+                // single writer (JFR's periodic thread); volatile so other threads read it
+                backlogEventsWritten = backlogEventsWritten + 1;
             }
         }
 

@@ -313,7 +313,7 @@ public final class Slipstream<E> implements AutoCloseable {
      * them. Stages that follow it must be removed first.
      *
      * @param stage a stage of this pipeline
-     * @return how many published events the stage had not finished when it stopped
+     * @return how many of the events published when it was asked to stop it did not finish
      * @throws IllegalArgumentException if the stage belongs to another pipeline, was already
      *     removed, or other stages follow it
      * @throws IllegalStateException if the pipeline is stopped, or the stage's threads did not end
@@ -344,13 +344,14 @@ public final class Slipstream<E> implements AutoCloseable {
             }
             // the stages it followed are at or past it, so gating on them instead is safe
             updateGate();
+            updateSnapshots();
+            final long published = Math.max(highestPublished(), node.sequence());
+            node.halt();
+            final List<String> alive = joinThreads(List.of(node), System.nanoTime() + DEFAULT_JOIN_TIMEOUT.toNanos());
             if (node.ownWaitStrategy != null) {
                 signal.remove(node.ownWaitStrategy);
             }
-            node.halt();
-            final List<String> alive = joinThreads(List.of(node), System.nanoTime() + DEFAULT_JOIN_TIMEOUT.toNanos());
-            final long left = Math.max(0L, highestPublished() - node.sequence());
-            updateSnapshots();
+            final long left = Math.max(0L, published - node.sequence());
             if (!alive.isEmpty()) {
                 throw new IllegalStateException("stage '" + node.name + "' was removed but its threads " + alive
                         + " did not end within " + DEFAULT_JOIN_TIMEOUT);
@@ -798,6 +799,13 @@ public final class Slipstream<E> implements AutoCloseable {
             for (final StageNode<E> node : nodeSnapshot) {
                 node.halt();
             }
+        }
+    }
+
+    /** The JFR registration while running, else null: for tests. */
+    JfrMonitoring.Registration jfrRegistration() {
+        synchronized (lock) {
+            return jfr;
         }
     }
 

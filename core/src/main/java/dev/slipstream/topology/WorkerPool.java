@@ -507,6 +507,10 @@ public final class WorkerPool<E> {
         static final int DONE = 2;
         /** Checks of the source before a biased worker parks: rides out short gaps between bursts. */
         private static final int SPINS_BEFORE_PARK = 64;
+        /** Back-off while the next event is claimed but unpublished: spins, then yields, then short parks. */
+        private static final int GAP_SPINS = 16;
+        private static final int GAP_YIELDS = 16;
+        private static final long GAP_PARK_NANOS = 10_000L;
 
         static final VarHandle STATE;
         static final VarHandle RUN_STATE;
@@ -569,6 +573,7 @@ public final class WorkerPool<E> {
             final int batchSize = pool.batchSize;
             final boolean biased = pool.wakePolicy == WakePolicy.BIASED;
             long cachedAvailable = Long.MIN_VALUE;
+            int gaps = 0;
             while (!pool.halted) {
                 // acquire: the last claim of any worker
                 final long w = work.get();
@@ -593,6 +598,13 @@ public final class WorkerPool<E> {
                 }
                 try {
                     cachedAvailable = waitsOnSource ? pool.barrier.waitFor(w + 1) : parkUntilWork(w);
+                    if (cachedAvailable <= w) {
+                        // claimed but not yet published (many producers), or a timeout: give the
+                        // publishing thread the core instead of spinning on it
+                        backOff(++gaps);
+                    } else {
+                        gaps = 0;
+                    }
                 } catch (AlertException alerted) {
                     return;
                 } catch (TimeoutException timeout) {
@@ -602,6 +614,16 @@ public final class WorkerPool<E> {
                         return;
                     }
                 }
+            }
+        }
+
+        private static void backOff(final int attempt) {
+            if (attempt < GAP_SPINS) {
+                Thread.onSpinWait();
+            } else if (attempt < GAP_SPINS + GAP_YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(GAP_PARK_NANOS);
             }
         }
 
