@@ -157,9 +157,26 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             throw new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
-        // No lower bound here: while one producer is between claim and publish, the others may
-        // claim (and wait for space) up to a ring plus one claim each beyond it, so a legitimate
-        // publish can be more than a ring behind the highest claim.
+        // Not a bound on the distance to the highest claim: while one producer is between claim
+        // and publish, the others may claim (and wait for space) more than a ring beyond it. A
+        // claimed, unpublished slot still holds the previous lap; one that holds this lap or a
+        // later one was published already (a duplicate, or a sequence more than a ring old).
+        checkNotPublished(lo, claimed);
+        if (hi != lo) {
+            checkNotPublished(hi, claimed);
+        }
+    }
+
+    private void checkNotPublished(final long sequence, final long claimed) {
+        // acquire: pairs with the release in setAvailable of whoever published the slot before
+        final int slotLap = (int) AVAILABLE.getAcquire(availableBuffer, (int) sequence & indexMask);
+        final int lap = (int) (sequence >>> indexShift);
+        // int subtraction: correct across wrap-around of the lap counter
+        if (slotLap - lap >= 0) {
+            throw new IllegalArgumentException("cannot publish sequence " + sequence
+                    + ": its slot already holds lap " + slotLap + " (published already, or more than a ring"
+                    + " behind the highest claim " + claimed + ")");
+        }
     }
 
     private void setAvailable(final long sequence) {
