@@ -84,6 +84,8 @@ public final class Slipstream<E> implements AutoCloseable {
     /** Extra time a shutdown that ran out of time gives the halted threads to end. */
     private static final long JOIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long MAX_DRAIN_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long a drained shutdown waits for claims made just before the close to be published. */
+    private static final long LATE_PUBLISH_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final System.Logger LOG = System.getLogger(Slipstream.class.getName());
 
     private static final int NEW = 0;
@@ -718,6 +720,8 @@ public final class Slipstream<E> implements AutoCloseable {
     /** Parks until every stage reached the target (re-read, for claims published late) or time is up. */
     private long awaitDrained(final List<StageNode<E>> stages, final long initialTarget, final long deadline) {
         long target = initialTarget;
+        boolean inGrace = false;
+        long graceDeadline = 0;
         long parkNanos = TimeUnit.MICROSECONDS.toNanos(10);
         while (true) {
             boolean drained = true;
@@ -729,12 +733,21 @@ public final class Slipstream<E> implements AutoCloseable {
             }
             if (drained) {
                 final long later = highestPublished();
-                if (later <= target) {
+                if (later > target) {
+                    // a claim made just before the close was published since: drain it too
+                    target = later;
+                    continue;
+                }
+                if (ring.getCursor() <= target || inGrace && graceDeadline - System.nanoTime() <= 0) {
                     return target;
                 }
-                // a claim made just before the close was published since: drain it too
-                target = later;
-                continue;
+                // many producers: a claim made just before the close may still be being written;
+                // give it a moment (a producer waiting for space when the ring closed abandons its
+                // claim, so this cannot wait for every claim)
+                if (!inGrace) {
+                    inGrace = true;
+                    graceDeadline = System.nanoTime() + LATE_PUBLISH_GRACE_NANOS;
+                }
             }
             if (failed.get()) {
                 return target;
