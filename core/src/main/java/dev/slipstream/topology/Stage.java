@@ -1,6 +1,7 @@
 package dev.slipstream.topology;
 
 import dev.slipstream.monitor.StageMetrics;
+import java.util.List;
 
 /**
  * A stage of a running or planned pipeline: one handler on its own thread, or a pool of workers.
@@ -39,7 +40,7 @@ public interface Stage {
      *
      * @return the upstream stage names
      */
-    java.util.List<String> upstream();
+    List<String> upstream();
 
     /**
      * The stage's live metrics.

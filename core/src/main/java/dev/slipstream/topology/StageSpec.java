@@ -4,9 +4,11 @@ import dev.slipstream.processor.BatchRewindStrategy;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.WaitStrategy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 
 /**
  * A stage to be added to a pipeline, with its optional settings: a name (thread names, errors,
@@ -81,6 +83,37 @@ public final class StageSpec<E> {
     public static <E> StageSpec<E> workerPool(final String name, final EventHandler<? super E>... workers) {
         return new StageSpec<E>(WorkerPool.<EventHandler<? super E>>checkHandlers(workers,
                 "worker pool '" + name + "'"), true).name(name);
+    }
+
+    /**
+     * A pool of {@code workers} workers, each with its own handler from {@code handlerFactory}.
+     *
+     * <pre>{@code
+     * pipeline.handleEventsWith(StageSpec.workerPool("pricers", 4, Pricer::new));
+     * }</pre>
+     *
+     * @param name the stage name, unique in its pipeline
+     * @param workers how many workers, at least 1
+     * @param handlerFactory called once per worker; must return a new instance each time
+     * @param <E> the event type
+     * @return the spec
+     * @throws IllegalArgumentException if {@code workers} is below 1 or the factory returns an
+     *     instance twice
+     * @throws NullPointerException if an argument is null or the factory returns null
+     */
+    public static <E> StageSpec<E> workerPool(final String name, final int workers,
+                                              final Supplier<? extends EventHandler<? super E>> handlerFactory) {
+        Objects.requireNonNull(handlerFactory, "handlerFactory must not be null");
+        if (workers < 1) {
+            throw new IllegalArgumentException("a worker pool needs at least 1 worker, got " + workers);
+        }
+        final List<EventHandler<? super E>> handlers = new ArrayList<>(workers);
+        for (int i = 0; i < workers; i++) {
+            handlers.add(handlerFactory.get());
+        }
+        @SuppressWarnings("unchecked")
+        final EventHandler<? super E>[] array = handlers.toArray(new EventHandler[0]);
+        return workerPool(name, array);
     }
 
     /**

@@ -182,4 +182,19 @@ class SlipstreamGraphTest {
         assertThrows(NullPointerException.class, () -> StageSpec.of(Handlers.noop()).exceptionHandler(null));
         assertFalse(StageSpec.of(Handlers.noop()).isWorkerPool());
     }
+
+    @Test
+    void aWorkerPoolCanBeBuiltFromAHandlerFactory() {
+        final Slipstream<TestEvent> s = pipeline("factory");
+        final Stage pool = s.handleEventsWith(StageSpec.workerPool("pricers", 3, Handlers::noop)).stage();
+        assertEquals(3, pool.workers());
+        final IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+                () -> StageSpec.<TestEvent>workerPool("p", 0, Handlers::noop));
+        assertEquals("a worker pool needs at least 1 worker, got 0", none.getMessage());
+        final EventHandler<TestEvent> shared = Handlers.noop();
+        final IllegalArgumentException same = assertThrows(IllegalArgumentException.class,
+                () -> StageSpec.<TestEvent>workerPool("p", 2, () -> shared));
+        assertTrue(same.getMessage().contains("given twice"), same.getMessage());
+        assertThrows(NullPointerException.class, () -> StageSpec.<TestEvent>workerPool("p", 2, null));
+    }
 }
