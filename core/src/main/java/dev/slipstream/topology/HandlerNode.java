@@ -18,10 +18,14 @@ final class HandlerNode<E> extends StageNode<E> {
                 final TrackingExceptionHandler<E> exceptionHandler) {
         super(pipeline, name, upstream, ownWaitStrategy, barrier);
         this.handler = spec.handlers().get(0);
-        this.processor = new BatchEventProcessor<>(pipeline.ringBuffer(), barrier, handler);
-        processor.setExceptionHandler(exceptionHandler);
+        this.processor = new BatchEventProcessor<E>(pipeline.ringBuffer(), barrier, handler)
+                .setName(pipeline.name() + "/" + name)
+                .setExceptionHandler(exceptionHandler);
         if (spec.maxBatchSize() > 0) {
             processor.setMaxBatchSize(spec.maxBatchSize());
+        }
+        if (spec.rewindStrategy() != null) {
+            processor.setRewindStrategy(spec.rewindStrategy());
         }
         this.sequences = new Sequence[] {processor.getSequence()};
         exceptionHandler.attach(this);
@@ -86,5 +90,10 @@ final class HandlerNode<E> extends StageNode<E> {
     @Override
     public long exceptionsHandled() {
         return processor.exceptionsHandled();
+    }
+
+    /** Batches processed again after a rewindable exception. */
+    long batchRewinds() {
+        return processor.batchRewinds();
     }
 }

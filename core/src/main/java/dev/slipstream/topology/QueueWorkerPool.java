@@ -90,7 +90,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         this.name = builder.name;
         this.queue = builder.queue;
         this.exceptionHandler = builder.exceptionHandler != null
-                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue();
+                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
         this.wakePolicy = builder.wakePolicy;
         this.batchSize = builder.batchSize;
         this.threadFactory = builder.threadFactory;

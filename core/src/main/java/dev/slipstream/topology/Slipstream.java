@@ -451,7 +451,8 @@ public final class Slipstream<E> implements AutoCloseable {
                 ? new StageBarrier(ring.sequencer(), own, upstreamSequences)
                 : ring.newBarrier(upstreamSequences);
         final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
-                : defaultExceptionHandler != null ? defaultExceptionHandler : ExceptionHandlers.logAndContinue();
+                : defaultExceptionHandler != null ? defaultExceptionHandler
+                : ExceptionHandlers.logAndContinue(name + "/" + stageName);
         final TrackingExceptionHandler<E> exceptionHandler = new TrackingExceptionHandler<>(chosen);
         final StageNode<E> node = spec.isWorkerPool()
                 ? new PoolNode<>(this, stageName, upstream, own, barrier, spec, exceptionHandler)
@@ -832,12 +833,14 @@ public final class Slipstream<E> implements AutoCloseable {
     }
 
     /**
-     * Whether the pipeline is running: started, not shut down, no stage failed.
+     * Whether the pipeline is running: started and its ring still open (not shut down, halted
+     * or stopped by a failure).
      *
      * @return true while running
      */
     public boolean isRunning() {
-        return state == STARTED && !stopping && !failed.get();
+        // a closed ring is what stops a pipeline, by shutdown, halt or failure
+        return state == STARTED && !ring.isClosed();
     }
 
     /**

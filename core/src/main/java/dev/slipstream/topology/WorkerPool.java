@@ -74,7 +74,7 @@ public final class WorkerPool<E> {
         this.sequencer = builder.ring.sequencer();
         this.barrier = builder.barrier != null ? builder.barrier : builder.ring.newBarrier();
         this.exceptionHandler = builder.exceptionHandler != null
-                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue();
+                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
         this.wakePolicy = builder.wakePolicy;
         this.batchSize = builder.batchSize;
         this.workers = new Worker[builder.handlers.size()];

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.processor.BatchRewindStrategies;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.wait.YieldingWaitStrategy;
@@ -169,7 +170,7 @@ class SlipstreamGraphTest {
     @Test
     void specOptionsThatDoNotFitTheStageKindAreRefused() {
         final IllegalStateException rewind = assertThrows(IllegalStateException.class,
-                () -> StageSpec.workerPool("p", Handlers.noop()).rewindStrategy(new dev.slipstream.processor.BatchRewindStrategy() { }));
+                () -> StageSpec.workerPool("p", Handlers.noop()).rewindStrategy(BatchRewindStrategies.atMost(2)));
         assertTrue(rewind.getMessage().contains("does not rewind"), rewind.getMessage());
         final IllegalStateException wake = assertThrows(IllegalStateException.class,
                 () -> StageSpec.of("h", Handlers.noop()).wakePolicy(WakePolicy.UNBIASED));
@@ -180,6 +181,7 @@ class SlipstreamGraphTest {
         assertThrows(NullPointerException.class, () -> StageSpec.of(Handlers.noop()).waitStrategy(null));
         assertThrows(NullPointerException.class, () -> StageSpec.of(Handlers.noop()).threadFactory(null));
         assertThrows(NullPointerException.class, () -> StageSpec.of(Handlers.noop()).exceptionHandler(null));
+        assertThrows(NullPointerException.class, () -> StageSpec.of(Handlers.noop()).rewindStrategy(null));
         assertFalse(StageSpec.of(Handlers.noop()).isWorkerPool());
     }
 

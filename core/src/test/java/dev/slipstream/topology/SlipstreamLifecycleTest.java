@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.processor.BatchRewindStrategies;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.processor.ExceptionHandlers;
+import dev.slipstream.processor.RewindableException;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.wait.BlockingWaitStrategy;
@@ -386,5 +389,60 @@ class SlipstreamLifecycleTest {
         final IllegalArgumentException negative =
                 assertThrows(IllegalArgumentException.class, () -> s.shutdown(Duration.ofMillis(-1)));
         assertTrue(negative.getMessage().contains("timeout must not be negative"), negative.getMessage());
+    }
+
+    @Test
+    void theHaltPolicyStopsThePipelineCleanlyAndReportsTheStageAndSequence() {
+        final EventHandler<TestEvent> failsAt7 = (e, seq, end) -> {
+            if (seq == 7) {
+                throw new IllegalArgumentException("bad event");
+            }
+        };
+        final Slipstream<TestEvent> s = builder("haltpolicy").build();
+        s.handleEventsWith(StageSpec.of("strict", failsAt7).exceptionHandler(ExceptionHandlers.halt("strict")))
+                .then(StageSpec.of("after", Handlers.noop()));
+        s.start();
+        for (int i = 0; i < 20; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        Await.until("the pipeline stopped", () -> !s.isRunning());
+        final SequencerClosedException closed =
+                assertThrows(SequencerClosedException.class, () -> s.publishEvent(TestEvent::set, 99L));
+        assertTrue(closed.getMessage().contains("stage 'strict' failed at sequence 7"), closed.getMessage());
+        final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));
+        assertEquals(1, result.failures().size(), result::toString);
+        assertEquals(7, result.failures().get(0).sequence());
+        assertEquals(13, result.eventsLeft("strict"), "events 7..19 were not handled by the failed stage");
+        assertTrue(result.isTerminated());
+    }
+
+    @Test
+    void aStageRetriesABatchOnARewindableExceptionThenGivesUpThroughItsExceptionHandler() {
+        final AtomicLong attempts = new AtomicLong();
+        final AtomicLong handled = new AtomicLong();
+        final EventHandler<TestEvent> flaky = (e, seq, end) -> {
+            if (seq == 5 && attempts.incrementAndGet() <= 2) {
+                throw new RewindableException("transient failure at " + seq);
+            }
+            if (seq == 9) {
+                throw new RewindableException("never succeeds");
+            }
+            handled.incrementAndGet();
+        };
+        final AtomicLong gaveUp = new AtomicLong();
+        final Slipstream<TestEvent> s = builder("rewind").build();
+        s.handleEventsWith(StageSpec.of("flaky", flaky).maxBatchSize(4)
+                .rewindStrategy(BatchRewindStrategies.atMost(3))
+                .exceptionHandler(new CountingExceptionHandler<>(gaveUp)));
+        for (int i = 0; i < 12; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        s.start();
+        final ShutdownResult result = s.shutdown(Duration.ofSeconds(10));
+        assertTrue(result.isClean(), result::toString);
+        assertEquals(3, attempts.get(), "sequence 5 failed twice, then succeeded on the third attempt");
+        assertEquals(1, gaveUp.get(), "sequence 9 gave up after 3 retries, through the exception handler");
+        assertEquals(12, s.stage("flaky").metrics().eventsProcessed());
+        assertTrue(handled.get() >= 11, "every event but 9 was handled (some more than once): " + handled.get());
     }
 }

@@ -67,6 +67,15 @@ class TopologyExamplesTest {
     }
 
     @Test
+    void batchRewind() {
+        BatchRewindExample.main(new String[] {"1000"});
+        final BatchRewindExample.Outcome outcome = BatchRewindExample.run(EVENTS);
+        assertEquals(EVENTS - 1, outcome.stored, "every trade but 777 was stored, once");
+        assertEquals(EVENTS / 1000, outcome.transientFailures);
+        assertEquals(1, outcome.givenUp);
+    }
+
+    @Test
     void badEventCountIsRefused() {
         final IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> PipelineExample.main(new String[] {"0"}));
