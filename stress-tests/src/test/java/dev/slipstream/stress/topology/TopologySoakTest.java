@@ -133,8 +133,7 @@ class TopologySoakTest {
                 for (int i = 0; i < 3; i++) {
                     pool.add(new Recorder(producers, 1, SEED + 10 + i, topology == Topology.WORK_POOL ? new int[0] : new int[] {0}));
                 }
-                @SuppressWarnings("unchecked")
-                final EventHandler<SoakEvent>[] workers = pool.toArray(new EventHandler[0]);
+                final EventHandler<SoakEvent>[] workers = pool.toArray(new Recorder[0]);
                 final StageSpec<SoakEvent> poolSpec = StageSpec.workerPool("pool", workers).maxBatchSize(16)
                         .wakePolicy(topology == Topology.WORK_POOL ? WakePolicy.BIASED : WakePolicy.UNBIASED);
                 if (topology == Topology.WORK_POOL) {
