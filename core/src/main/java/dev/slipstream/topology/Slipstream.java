@@ -1083,6 +1083,18 @@ public final class Slipstream<E> implements AutoCloseable {
     }
 
     /**
+     * Publishes {@code batchSize} events from {@code translators[batchStartsAt ..]}, as one batch.
+     *
+     * @param translators the translators
+     * @param batchStartsAt the first translator used
+     * @param batchSize how many events
+     * @throws SequencerClosedException if the pipeline is shut down or stopped
+     */
+    public void publishEvents(final EventTranslator<E>[] translators, final int batchStartsAt, final int batchSize) {
+        ring.publishEvents(translators, batchStartsAt, batchSize);
+    }
+
+    /**
      * Publishes one event per argument, as one batch.
      *
      * @param translator writes each event
@@ -1125,6 +1137,34 @@ public final class Slipstream<E> implements AutoCloseable {
     }
 
     /**
+     * Publishes one event per triple of arguments, as one batch.
+     *
+     * @param translator writes each event
+     * @param arg0 first arguments
+     * @param arg1 second arguments, as many
+     * @param arg2 third arguments, as many
+     * @param <A> the first argument type
+     * @param <B> the second argument type
+     * @param <C> the third argument type
+     * @throws SequencerClosedException if the pipeline is shut down or stopped
+     */
+    public <A, B, C> void publishEvents(final EventTranslatorThreeArg<E, A, B, C> translator, final A[] arg0,
+                                        final B[] arg1, final C[] arg2) {
+        ring.publishEvents(translator, arg0, arg1, arg2);
+    }
+
+    /**
+     * Publishes one event per argument list, as one batch.
+     *
+     * @param translator writes each event
+     * @param args one argument list per event
+     * @throws SequencerClosedException if the pipeline is shut down or stopped
+     */
+    public void publishEvents(final EventTranslatorVararg<E> translator, final Object[]... args) {
+        ring.publishEvents(translator, args);
+    }
+
+    /**
      * Publishes the batch if there is space for all of it now.
      *
      * @param translators the translators
@@ -1133,6 +1173,38 @@ public final class Slipstream<E> implements AutoCloseable {
      */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators) {
         return ring.tryPublishEvents(translators);
+    }
+
+    /**
+     * Publishes {@code batchSize} events from {@code translators[batchStartsAt ..]} if there is
+     * space for all of them now.
+     *
+     * @param translators the translators
+     * @param batchStartsAt the first translator used
+     * @param batchSize how many events
+     * @return false if the ring had no room for the batch
+     * @throws SequencerClosedException if the pipeline is shut down or stopped
+     */
+    public boolean tryPublishEvents(final EventTranslator<E>[] translators, final int batchStartsAt,
+                                    final int batchSize) {
+        return ring.tryPublishEvents(translators, batchStartsAt, batchSize);
+    }
+
+    /**
+     * Publishes {@code batchSize} events from {@code args[batchStartsAt ..]} if there is space for
+     * all of them now.
+     *
+     * @param translator writes each event
+     * @param batchStartsAt the first argument used
+     * @param batchSize how many events
+     * @param args the arguments
+     * @param <A> the argument type
+     * @return false if the ring had no room for the batch
+     * @throws SequencerClosedException if the pipeline is shut down or stopped
+     */
+    public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
+                                        final int batchSize, final A[] args) {
+        return ring.tryPublishEvents(translator, batchStartsAt, batchSize, args);
     }
 
     /**
