@@ -214,14 +214,17 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         // volatile store: offers after this throw
         lifecycle = STOPPING;
         if (halt) {
+            // volatile store: workers check it before each batch and after each wake-up
             halted = true;
         }
+        // volatile store: a worker that finds the queue empty from now on ends instead of parking
         draining = true;
         wakeAll();
         final List<String> alive = new ArrayList<>();
         synchronized (threads) {
             joinAll(deadline);
             if (!halt && anyAlive()) {
+                // volatile store: out of time, stop after the current batch
                 halted = true;
                 wakeAll();
                 joinAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
@@ -635,6 +638,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             do {
                 LockSupport.park(this);
                 if (pool.halted) {
+                    // volatile store: no waker needs to unpark us any more
                     state = AWAKE;
                     return false;
                 }

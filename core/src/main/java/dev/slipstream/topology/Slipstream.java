@@ -335,6 +335,7 @@ public final class Slipstream<E> implements AutoCloseable {
                 throw new IllegalArgumentException("stage '" + node.name + "' is followed by " + followers
                         + "; remove those stages first");
             }
+            // volatile store: the stage's thread, ending after the halt below, sees it and reports no failure
             node.removed = true;
             nodes.remove(node);
             nodesByName.remove(node.name);
@@ -518,6 +519,7 @@ public final class Slipstream<E> implements AutoCloseable {
     }
 
     private void updateSnapshots() {
+        // volatile stores of immutable lists: readers without the lock see whole, current snapshots
         nodeSnapshot = List.copyOf(nodes);
         metricsSnapshot = List.copyOf(nodes);
     }
@@ -603,6 +605,7 @@ public final class Slipstream<E> implements AutoCloseable {
             for (final StageNode<E> node : nodes) {
                 createThreads(node);
             }
+            // volatile store: read without the lock by isRunning() and toString()
             state = STARTED;
             jfr = JfrMonitoring.register(metrics, stallThreshold);
             for (final StageNode<E> node : nodes) {
@@ -679,6 +682,7 @@ public final class Slipstream<E> implements AutoCloseable {
                 return result;
             }
             final long startNanos = System.nanoTime();
+            // volatile store: stage threads that end from now on are stopping, not failing
             stopping = true;
             final List<StageNode<E>> stages = new ArrayList<>(nodes);
             final boolean wasStarted = state == STARTED;

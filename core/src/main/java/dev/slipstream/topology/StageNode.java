@@ -63,6 +63,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
 
     void recordFailure(final long sequence, final Throwable cause) {
         if (failure == null) {
+            // volatile store (one writer: the stage's thread): read by the pipeline when that thread ends
             failure = new StageFailure(name, sequence, cause);
         }
     }

@@ -681,6 +681,7 @@ public final class WorkerPool<E> {
 
         private void checkHalted() throws AlertException {
             if (pool.halted) {
+                // volatile store: no waker needs to unpark us any more
                 state = AWAKE;
                 throw AlertException.INSTANCE;
             }
