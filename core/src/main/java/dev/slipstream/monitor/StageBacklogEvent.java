@@ -2,6 +2,7 @@ package dev.slipstream.monitor;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -31,6 +32,7 @@ import jdk.jfr.StackTrace;
 @Description("Per-stage position and backlog of a running Slipstream pipeline")
 @Period("1 s")
 @StackTrace(false)
+@Enabled(false)
 public final class StageBacklogEvent extends Event {
     /** The event's JFR name, for {@code Recording.enable(String)}. */
     public static final String NAME = "dev.slipstream.StageBacklog";

@@ -2,6 +2,7 @@ package dev.slipstream.monitor;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -28,6 +29,7 @@ import jdk.jfr.Timespan;
 @Description("A stage of a Slipstream pipeline has a backlog and has made no progress for longer than the threshold")
 @Period("1 s")
 @StackTrace(false)
+@Enabled(false)
 public final class StageStallEvent extends Event {
     /** The event's JFR name, for {@code Recording.enable(String)}. */
     public static final String NAME = "dev.slipstream.StageStall";
