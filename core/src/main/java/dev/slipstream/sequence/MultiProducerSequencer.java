@@ -157,25 +157,18 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             throw new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
-        // Not a bound on the distance to the highest claim: while one producer is between claim
-        // and publish, the others may claim (and wait for space) more than a ring beyond it. A
-        // claimed, unpublished slot still holds the previous lap; one that holds this lap or a
-        // later one was published already (a duplicate, or a sequence more than a ring old).
-        checkNotPublished(lo, claimed);
-        if (hi != lo) {
-            checkNotPublished(hi, claimed);
-        }
-    }
-
-    private void checkNotPublished(final long sequence, final long claimed) {
-        // acquire: pairs with the release in setAvailable of whoever published the slot before
-        final int slotLap = (int) AVAILABLE.getAcquire(availableBuffer, (int) sequence & indexMask);
-        final int lap = (int) (sequence >>> indexShift);
-        // int subtraction: correct across wrap-around of the lap counter
-        if (slotLap - lap >= 0) {
-            throw new IllegalArgumentException("cannot publish sequence " + sequence
-                    + ": its slot already holds lap " + slotLap + " (published already, or more than a ring"
-                    + " behind the highest claim " + claimed + ")");
+        // Claims advance the cursor before they wait for space, so a legitimate, still unpublished
+        // claim can be more than a ring behind the cursor while other producers wait for it. Only
+        // a sequence the slowest consumer has already passed is stale; the cursor test is a cheap
+        // filter on the hot path, the gating sequences confirm it.
+        if (lo <= claimed - bufferSize) {
+            final Sequence[] gating = gatingSequences;
+            final long slowest = Sequences.minimum(gating, claimed);
+            if (gating.length > 0 && lo <= slowest) {
+                throw new IllegalArgumentException("cannot publish sequence " + lo
+                        + ": it is more than a ring behind the highest claim " + claimed
+                        + " and the slowest consumer has already passed it (at " + slowest + ")");
+            }
         }
     }
 

@@ -71,12 +71,4 @@ class MultiProducerSequencerTest {
         assertFalse(other.isAlive());
         assertTrue(sequencer.isAvailable(4));
     }
-
-    @Test
-    void rejectsPublishingTheSameSequenceTwice() {
-        final long sequence = sequencer.next();
-        sequencer.publish(sequence);
-        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class, () -> sequencer.publish(sequence));
-        assertTrue(twice.getMessage().contains("published already"), twice.getMessage());
-    }
 }
