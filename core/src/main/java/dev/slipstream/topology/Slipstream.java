@@ -643,6 +643,9 @@ public final class Slipstream<E> implements AutoCloseable {
      * stops and joins the threads. Waits by parking, never spinning. Calling it again returns
      * the first result.
      *
+     * <p>Call it from a thread that is not one of the pipeline's: a stage that shuts its own
+     * pipeline down cannot drain while it waits (use {@link #halt()} there).
+     *
      * @param timeout how long to wait for the stages to drain; after it they are halted and given
      *     up to one more second to end
      * @return whether everything drained and, if not, how many events each stage left
@@ -782,8 +785,14 @@ public final class Slipstream<E> implements AutoCloseable {
 
     private static <E> List<String> joinThreads(final List<StageNode<E>> stages, final long deadline) {
         final List<String> alive = new ArrayList<>();
+        final Thread self = Thread.currentThread();
         for (final StageNode<E> node : stages) {
             for (final Thread thread : node.threads) {
+                if (thread == self) {
+                    // called from a stage's own handler: it ends when that handler returns
+                    alive.add(thread.getName());
+                    continue;
+                }
                 final long remaining = deadline - System.nanoTime();
                 try {
                     if (remaining > 0) {

@@ -445,4 +445,27 @@ class SlipstreamLifecycleTest {
         assertEquals(12, s.stage("flaky").metrics().eventsProcessed());
         assertTrue(handled.get() >= 11, "every event but 9 was handled (some more than once): " + handled.get());
     }
+
+    @Test
+    void aStageMayHaltItsOwnPipeline() {
+        final AtomicReference<ShutdownResult> fromInside = new AtomicReference<>();
+        final AtomicReference<Slipstream<TestEvent>> self = new AtomicReference<>();
+        final EventHandler<TestEvent> stopsAt5 = (e, seq, end) -> {
+            if (seq == 5) {
+                fromInside.set(self.get().halt());
+            }
+        };
+        final Slipstream<TestEvent> s = builder("selfhalt").build();
+        self.set(s);
+        s.handleEventsWith(StageSpec.of("stopper", stopsAt5).maxBatchSize(1));
+        s.start();
+        for (int i = 0; i < 10; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        Await.until("the stage halted the pipeline", () -> fromInside.get() != null);
+        final ShutdownResult result = fromInside.get();
+        assertTrue(result.wasHalted());
+        assertEquals(List.of("selfhalt-stopper"), result.threadsStillRunning(), "its own thread, still in the handler");
+        assertSame(result, s.shutdown(Duration.ofSeconds(1)));
+    }
 }
