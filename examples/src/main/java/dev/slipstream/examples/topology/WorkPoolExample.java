@@ -31,7 +31,8 @@ public final class WorkPoolExample {
                 h = h * 0x9E3779B97F4A7C15L + i;
                 h ^= h >>> 29;
             }
-            trade.notional = trade.price * trade.quantity + (h & 0);
+            trade.risk = h;                          // keep the work: its result is stored
+            trade.notional = trade.price * trade.quantity;
         }
     }
 
@@ -72,7 +73,7 @@ public final class WorkPoolExample {
             }
             pipeline.shutdown(Duration.ofSeconds(60)).requireClean();
             Examples.printThroughput("work pool of 3 pricers -> audit", events, start);
-            System.out.println("per pricer: " + pipeline.stage("pricers").metrics().eventsProcessed() + " events, "
+            System.out.println("pricers: " + pipeline.stage("pricers").metrics().eventsProcessed() + " events in "
                     + pipeline.stage("pricers").metrics().batchesProcessed() + " batches");
         }
         return audited.get();
