@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -74,6 +75,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     private final QueueWorker<T>[] workers;
     private final List<Thread> threads = new ArrayList<>();
     private final List<StageFailure> failures = new ArrayList<>();
+    /** Items a failed worker had taken from the queue but not handled. */
+    private final AtomicLong abandoned = new AtomicLong();
 
     /** Written by start and shutdown; read by {@link #offer}. */
     private volatile int lifecycle = NEW;
@@ -181,7 +184,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * Stops accepting items, lets the workers empty the queue, and waits for them to end.
      *
      * @param timeout how long to wait; after it the workers are halted
-     * @return what was left in the queue and which threads did not end
+     * @return what was left (in the queue, or taken by a worker that failed) and which threads
+     *     did not end
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
@@ -236,7 +240,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             }
         }
         final Map<String, Long> left = new LinkedHashMap<>();
-        left.put(name, (long) queue.size());
+        left.put(name, queue.size() + abandoned.get());
         final List<StageFailure> failed;
         synchronized (failures) {
             failed = new ArrayList<>(failures);
@@ -600,7 +604,14 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                         handler.onEvent(next, count, i == taken - 1);
                     } catch (Throwable t) {
                         EXCEPTIONS.setOpaque(this, exceptions + 1);
-                        pool.exceptionHandler.handleEventException(t, count, next);
+                        try {
+                            pool.exceptionHandler.handleEventException(t, count, next);
+                        } catch (RuntimeException | Error stop) {
+                            // this item and the rest of the batch are out of the queue, unhandled
+                            pool.abandoned.addAndGet(taken - i);
+                            EVENTS.setOpaque(this, events + i);
+                            throw stop;
+                        }
                     }
                     count++;
                 }

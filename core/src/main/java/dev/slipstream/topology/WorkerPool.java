@@ -560,9 +560,10 @@ public final class WorkerPool<E> {
                 if (!pool.halted) {
                     processEvents();
                 }
-            } finally {
-                // idle for good: hold nothing back
+                // stopped between batches: idle for good, hold nothing back (release)
                 sequence.set(Long.MAX_VALUE);
+            } finally {
+                // a worker stopped by its exception handler keeps holding back what it did not finish
                 notifyShutdown();
                 runState = DONE;
             }
@@ -639,7 +640,16 @@ public final class WorkerPool<E> {
                 try {
                     handler.onEvent(event, s, s == hi);
                 } catch (Throwable t) {
-                    handleException(t, s, event);
+                    try {
+                        handleException(t, s, event);
+                    } catch (RuntimeException | Error stop) {
+                        if (s > lo) {
+                            // release: lo..s-1 are finished; s and the rest of the batch are not
+                            sequence.set(s - 1);
+                            EVENTS.setOpaque(this, events + (s - lo));
+                        }
+                        throw stop;
+                    }
                 }
             }
             // opaque: single writer; monitoring threads read whole values

@@ -168,9 +168,12 @@ class QueueWorkerPoolTest {
         for (int i = 0; i < 10; i++) {
             pool.offer(i);
         }
+        final AtomicLong accepted = new AtomicLong(10);
         Await.until("pool stopped", () -> {
             try {
-                pool.offer(100);
+                if (pool.offer(100)) {
+                    accepted.incrementAndGet();
+                }
                 return false;
             } catch (IllegalStateException stopped) {
                 return stopped.getMessage().contains("stopped after a failure");
@@ -179,6 +182,8 @@ class QueueWorkerPoolTest {
         final ShutdownResult result = pool.shutdown(Duration.ofSeconds(5));
         assertEquals(1, result.failures().size(), result::toString);
         assertTrue(result.failures().get(0).cause().getMessage().contains("give up on 5"));
+        assertEquals(accepted.get(), pool.eventsProcessed() + result.eventsLeft("queue-pool"),
+                "every accepted item was handled or reported as left");
         assertFalse(result.isClean());
     }
 

@@ -468,4 +468,31 @@ class SlipstreamLifecycleTest {
         assertEquals(List.of("selfhalt-stopper"), result.threadsStillRunning(), "its own thread, still in the handler");
         assertSame(result, s.shutdown(Duration.ofSeconds(1)));
     }
+
+    @Test
+    void aFailedWorkerPoolReportsTheEventsItLeft() {
+        // whichever worker takes event 3 fails on it
+        final java.util.function.Supplier<EventHandler<TestEvent>> failsAt3 = () -> new EventHandler<>() {
+            @Override
+            public void onEvent(final TestEvent event, final long seq, final boolean endOfBatch) {
+                if (seq == 3) {
+                    throw new IllegalArgumentException("bad event");
+                }
+            }
+        };
+        final Slipstream<TestEvent> s = builder("poolfail").build();
+        s.handleEventsWith(StageSpec.workerPool("pool", 2, failsAt3).maxBatchSize(4)
+                .exceptionHandler(ExceptionHandlers.halt("pool")));
+        for (int i = 0; i < 10; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        s.start();
+        Await.until("the pipeline stopped", () -> !s.isRunning());
+        final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));
+        assertEquals(1, result.failures().size(), result::toString);
+        assertEquals("pool", result.failures().get(0).stageName());
+        assertEquals(3, result.failures().get(0).sequence());
+        assertTrue(result.eventsLeft("pool") >= 7, "events 3.. were not all handled: " + result);
+        assertFalse(result.isDrained());
+    }
 }

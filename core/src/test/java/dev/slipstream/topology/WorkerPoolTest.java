@@ -222,4 +222,33 @@ class WorkerPoolTest {
             sum.addAndGet(e.value);
         };
     }
+
+    @Test
+    void aWorkerStoppedByItsExceptionHandlerHoldsBackWhatItDidNotFinish() throws Exception {
+        final RingBuffer<TestEvent> ring = RingBuffer.createSingleProducer(TestEvent::new, 64, new YieldingWaitStrategy());
+        final EventHandler<TestEvent> failsAt5 = (e, s, end) -> {
+            if (s == 5) {
+                throw new IllegalStateException("bad " + s);
+            }
+        };
+        final WorkerPool<TestEvent> pool = WorkerPool.builder(ring).handlers(failsAt5).batchSize(8)
+                .exceptionHandler(dev.slipstream.processor.ExceptionHandlers.halt("pool")).build();
+        ring.addGatingSequences(pool.getSequences());
+        for (int i = 0; i < 20; i++) {
+            ring.publishEvent(TestEvent::set, (long) i);
+        }
+        final Thread worker = new Thread(() -> {
+            try {
+                pool.worker(0).run();
+            } catch (RuntimeException expected) {
+                // the halt policy's exception ends the worker
+            }
+        });
+        worker.start();
+        worker.join(20_000);
+        assertFalse(worker.isAlive());
+        assertEquals(4, pool.getSequence(), "events 0..4 finished, 5..7 of the batch not");
+        assertEquals(5, pool.eventsProcessed());
+        assertEquals(1, pool.exceptionsHandled());
+    }
 }
