@@ -71,4 +71,33 @@ class MultiProducerSequencerTest {
         assertFalse(other.isAlive());
         assertTrue(sequencer.isAvailable(4));
     }
+
+    @Test
+    void barrierCursorStopsBeforeAClaimedButUnpublishedSlot() {
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        final SequenceBarrier barrier = sequencer.newBarrier();
+        assertEquals(-1, barrier.getCursor());
+        final long first = sequencer.next();
+        final long second = sequencer.next();
+        sequencer.publish(second);
+        assertEquals(-1, barrier.getCursor(), "slot 0 is claimed, not published");
+        sequencer.publish(first);
+        assertEquals(1, barrier.getCursor());
+        consumer.set(1);
+        assertEquals(1, barrier.getCursor());
+        final long third = sequencer.next();
+        assertEquals(1, barrier.getCursor());
+        sequencer.publish(third);
+        assertEquals(2, barrier.getCursor());
+    }
+
+    @Test
+    void barrierCursorWithoutGatingSequences() {
+        final SequenceBarrier barrier = sequencer.newBarrier();
+        sequencer.publish(0, sequencer.next(3));
+        assertEquals(2, barrier.getCursor());
+        sequencer.next();
+        assertEquals(2, barrier.getCursor());
+    }
 }
