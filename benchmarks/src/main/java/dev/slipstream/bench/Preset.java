@@ -20,6 +20,9 @@ import java.util.List;
  * @param iterations JMH measured iterations per fork
  * @param iterationMs length of a measured iteration
  * @param queueRounds rounds of the queue (LSCQ shapes) suite
+ * @param queueInclude which queue benchmarks run (a JMH regex)
+ * @param queueIterationMs length of a warm-up or measured iteration of the queue suite (one
+ *     warm-up and two measured iterations in quick, as the throughput suite in full)
  * @param layoutForks forks of the false-sharing benchmark
  * @param latencyWarmupMs warm-up per rate in the latency runs
  * @param latencyMeasureMs measurement per rate in the latency runs
@@ -27,7 +30,7 @@ import java.util.List;
  * @param latency the latency configurations to run
  */
 public record Preset(String name, int rounds, int warmupIterations, long warmupMs, int iterations, long iterationMs,
-                     int queueRounds, int layoutForks, long latencyWarmupMs, long latencyMeasureMs,
+                     int queueRounds, String queueInclude, long queueIterationMs, int layoutForks, long latencyWarmupMs, long latencyMeasureMs,
                      List<Long> rates, List<LatencySpec> latency) {
     /**
      * One latency configuration, run in its own JVM.
@@ -40,6 +43,11 @@ public record Preset(String name, int rounds, int warmupIterations, long warmupM
     public record LatencySpec(String mode, String topology, String impl, String strategy) {
     }
 
+    /** The queue shapes (one and two threads) and the producer/consumer pair. */
+    private static final String SHAPES = "dev\\.slipstream\\.bench\\.queue\\.(QueueShapes|QueueProducerConsumer)";
+    /** Every queue benchmark. */
+    private static final String ALL_QUEUES = "dev\\.slipstream\\.bench\\.queue\\.";
+
     /**
      * The named preset.
      *
@@ -49,11 +57,11 @@ public record Preset(String name, int rounds, int warmupIterations, long warmupM
      */
     public static Preset named(final String name) {
         return switch (name) {
-            case "quick" -> new Preset("quick", 5, 2, 400, 3, 400, 2, 3, 500, 1500,
+            case "quick" -> new Preset("quick", 4, 2, 400, 3, 400, 1, SHAPES, 300, 3, 500, 1500,
                     List.of(10_000L, 100_000L, 1_000_000L), latencySpecs());
-            case "full" -> new Preset("full", 5, 5, 1000, 5, 2000, 5, 5, 3000, 20_000,
+            case "full" -> new Preset("full", 5, 5, 1000, 5, 2000, 3, ALL_QUEUES, 0, 5, 3000, 20_000,
                     List.of(10_000L, 100_000L, 1_000_000L), latencySpecs());
-            case "smoke" -> new Preset("smoke", 1, 0, 100, 1, 200, 1, 1, 200, 300, List.of(10_000L, 100_000L),
+            case "smoke" -> new Preset("smoke", 1, 0, 100, 1, 200, 1, SHAPES, 100, 1, 200, 300, List.of(10_000L, 100_000L),
                     List.of(new LatencySpec("oneway", "unicast", "slipstream", "busyspin"),
                             new LatencySpec("oneway", "unicast", "slipstream", "hybrid"),
                             new LatencySpec("oneway", "unicast", "lmax", "blocking"),

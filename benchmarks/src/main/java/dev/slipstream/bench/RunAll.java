@@ -58,8 +58,6 @@ import java.util.regex.Pattern;
 public final class RunAll {
     /** The throughput benchmarks. */
     public static final String THROUGHPUT = "dev\\.slipstream\\.bench\\.throughput\\.";
-    /** The queue benchmarks (LSCQ shapes), included when present. */
-    public static final String QUEUE = "dev\\.slipstream\\.bench\\.queue\\.";
     /** The allocation benchmark. */
     public static final String ALLOC = "dev\\.slipstream\\.bench\\.alloc\\.";
     /** The single-thread hot-path benchmark. */
@@ -150,10 +148,10 @@ public final class RunAll {
             data.throughput = rounds("throughput", THROUGHPUT, preset.rounds(), null);
         }
         if (only.contains("queue")) {
-            if (hasBenchmarks(QUEUE)) {
-                data.queue = rounds("queue", QUEUE, preset.queueRounds(), null);
+            if (hasBenchmarks(preset.queueInclude())) {
+                data.queue = rounds("queue", preset.queueInclude(), preset.queueRounds(), null);
             } else {
-                log("queue: no benchmark matches " + QUEUE + ", skipped");
+                log("queue: no benchmark matches " + preset.queueInclude() + ", skipped");
             }
         }
         if (only.contains("alloc")) {
@@ -218,6 +216,10 @@ public final class RunAll {
                     .result(json.toString());
             if (profiler != null) {
                 b.addProfiler(profiler);
+            }
+            if (phase.equals("queue") && preset.queueIterationMs() > 0) {
+                b.warmupIterations(1).warmupTime(TimeValue.milliseconds(preset.queueIterationMs()))
+                        .measurementIterations(2).measurementTime(TimeValue.milliseconds(preset.queueIterationMs()));
             }
             if (phase.equals("layout") || phase.equals("hotpath")) {
                 b.warmupIterations(1).warmupTime(TimeValue.seconds(1))
