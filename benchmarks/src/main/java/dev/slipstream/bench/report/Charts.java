@@ -50,14 +50,17 @@ public final class Charts {
      */
     public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
                             final Map<String, List<Double>> series, final boolean logY) throws IOException {
-        final CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-                .xAxisTitle("").yAxisTitle(yTitle).build();
+        final int bars = categories.size() * series.size();
+        final CategoryChart chart = new CategoryChartBuilder().width(Math.max(WIDTH, bars * 14)).height(HEIGHT + 80)
+                .title(title).xAxisTitle("").yAxisTitle(yTitle).build();
         final var st = chart.getStyler();
-        st.setLegendPosition(Styler.LegendPosition.InsideNW);
+        st.setLegendPosition(Styler.LegendPosition.OutsideS);
+        st.setLegendLayout(Styler.LegendLayout.Horizontal);
         st.setXAxisLabelRotation(30);
         st.setYAxisLogarithmic(logY);
         st.setChartBackgroundColor(java.awt.Color.WHITE);
-        st.setLabelsVisible(true);
+        // value labels only while they fit above their bars
+        st.setLabelsVisible(bars <= 40);
         st.setLabelsFont(st.getLabelsFont().deriveFont(9f));
         st.setYAxisDecimalPattern("#,##0.##");
         double minPositive = Double.MAX_VALUE;

@@ -327,7 +327,8 @@ public final class ResultsMarkdown {
         }
         for (Map.Entry<String, Map<String, Scores>> g : groups.entrySet()) {
             final Scores mine = g.getValue().get(ours);
-            cats.add(g.getKey().replace(" ", "\n"));
+            cats.add(g.getKey().replace("QueueShapesOneThread.", "1 thread ").replace("QueueShapesTwoThreads.",
+                    "2 threads ").replace("QueueProducerConsumer.", ""));
             md.append("| ").append(g.getKey()).append(" | ");
             md.append(mine == null || mine.forks.isEmpty() ? "n/a"
                     : fmt(Stats.median(mine.forks), 2) + " " + mine.unit).append(" |");
