@@ -54,8 +54,7 @@ public final class Charts {
         final CategoryChart chart = new CategoryChartBuilder().width(Math.max(WIDTH, bars * 14)).height(HEIGHT + 80)
                 .title(title).xAxisTitle("").yAxisTitle(yTitle).build();
         final var st = chart.getStyler();
-        st.setLegendPosition(Styler.LegendPosition.OutsideS);
-        st.setLegendLayout(Styler.LegendLayout.Horizontal);
+        st.setLegendPosition(Styler.LegendPosition.OutsideE);
         st.setXAxisLabelRotation(30);
         st.setYAxisLogarithmic(logY);
         st.setChartBackgroundColor(java.awt.Color.WHITE);
@@ -72,7 +71,7 @@ public final class Charts {
             }
         }
         // a missing value still needs a number: zero, or on a log axis a tenth of the smallest bar
-        final double missing = logY ? (minPositive == Double.MAX_VALUE ? 1.0 : minPositive / 10) : 0.0;
+        final double missing = logY ? (minPositive == Double.MAX_VALUE ? 1.0 : minPositive / 2) : 0.0;
         for (Map.Entry<String, List<Double>> e : series.entrySet()) {
             final List<Double> ys = new ArrayList<>();
             boolean any = false;

@@ -323,7 +323,7 @@ public final class ResultsMarkdown {
         final List<String> cats = new ArrayList<>();
         final Map<String, List<Double>> series = new LinkedHashMap<>();
         for (String p : peers) {
-            series.put(ours + " / " + p, new ArrayList<>());
+            series.put("/ " + p, new ArrayList<>());
         }
         for (Map.Entry<String, Map<String, Scores>> g : groups.entrySet()) {
             final Scores mine = g.getValue().get(ours);
@@ -340,7 +340,7 @@ public final class ResultsMarkdown {
                 }
                 md.append(' ').append(r == null ? "n/a" : "**" + fmt(r.value(), 2) + "** ± " + fmt(r.error(), 2))
                         .append(" |");
-                series.get(ours + " / " + p).add(r == null ? Double.NaN : r.value());
+                series.get("/ " + p).add(r == null ? Double.NaN : r.value());
             }
             md.append('\n');
         }
