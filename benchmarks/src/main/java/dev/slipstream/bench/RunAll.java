@@ -77,6 +77,7 @@ public final class RunAll {
     private final Set<String> only;
     private final String command;
     private final List<String> failures = new ArrayList<>();
+    private final Map<String, String> load = new LinkedHashMap<>();
     private final long started = System.nanoTime();
 
     private RunAll(final Preset preset, final Path out, final Path docs, final String resultsName,
@@ -168,6 +169,7 @@ public final class RunAll {
             data.hlogDir = out.resolve("latency").resolve("hlog");
         }
         data.failures = failures;
+        data.load = load;
         data.elapsedMinutes = (System.nanoTime() - started) / 60e9;
         final Path md = new ResultsMarkdown(docs, resultsName).write(data);
         log("wrote " + md + " (" + String.format(java.util.Locale.ROOT, "%.1f", data.elapsedMinutes) + " min)");
@@ -201,6 +203,7 @@ public final class RunAll {
             final Path logFile = out.resolve("jmh-" + phase + "-round" + r + ".log");
             final Path json = out.resolve("jmh-" + phase + "-round" + r + ".json");
             log(phase + ": round " + r + "/" + rounds + " (" + expected.size() + " configurations, log " + logFile + ")");
+            sampleLoad(phase + (rounds > 1 ? " " + r : ""));
             final ChainedOptionsBuilder b = new OptionsBuilder()
                     .include(include)
                     .forks(1)
@@ -346,6 +349,9 @@ public final class RunAll {
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             final String what = s.mode() + " " + s.topology() + " " + s.impl() + "/" + s.strategy();
             log("latency " + n + "/" + preset.latency().size() + ": " + what);
+            if (n == 1 || n == preset.latency().size() / 2) {
+                sampleLoad("latency " + n);
+            }
             final Process p = pb.start();
             final long budgetMs = 60_000L + 4L * preset.rates().size()
                     * (preset.latencyWarmupMs() + preset.latencyMeasureMs());
@@ -370,6 +376,15 @@ public final class RunAll {
         }
         log("latency: " + results.size() + " results (" + elapsed() + ")");
         return results;
+    }
+
+    /** Remembers the 1-minute load average: how much else competed for the CPUs. */
+    private void sampleLoad(final String when) {
+        try {
+            load.put(when, Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+        } catch (IOException | RuntimeException e) {
+            load.put(when, "?");
+        }
     }
 
     private String elapsed() {

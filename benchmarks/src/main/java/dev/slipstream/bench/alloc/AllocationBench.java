@@ -23,8 +23,10 @@ import java.util.concurrent.TimeUnit;
  * Allocation per event on publish and consume, for {@code -prof gc}: one operation is one
  * event published by the benchmark thread and handled by the consumer thread(s), so
  * {@code gc.alloc.rate.norm} is bytes allocated per event by every thread of the JVM (JMH
- * counts all of them). Expected: about 0 B/op for the rings; the queue peer's blocking mode
- * allocates a condition node each time a thread parks.
+ * counts all of them). Expected: about 0 B/op on the publish and consume path. A strategy
+ * that parks on a {@code java.util.concurrent} condition allocates a node each time a thread
+ * parks (the queue peer's {@code put}/{@code take} do), which shows up as a fraction of a byte
+ * per event.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar AllocationBench -prof gc
@@ -48,8 +50,8 @@ public class AllocationBench {
     @Param({"unicast", "sequencer"})
     public String shape;
 
-    /** The consumers' wait strategy; blocking exercises the signalling path. */
-    @Param({"blocking"})
+    /** The consumers' wait strategy: yielding never parks, blocking parks and signals. */
+    @Param({"yielding", "blocking"})
     public String wait;
 
     private final ThroughputState state = new ThroughputState();

@@ -98,6 +98,8 @@ public final class ResultsMarkdown {
         public List<LatencyResult> latency = List.of();
         /** Where the latency runs wrote their .hlog files. */
         public Path hlogDir;
+        /** The 1-minute load average sampled as each phase started. */
+        public Map<String, String> load = Map.of();
         /** Failures, empty if none. */
         public List<String> failures = List.of();
         /** How long the run took. */
@@ -183,6 +185,13 @@ public final class ResultsMarkdown {
                 .append("latency: ").append(d.preset.latencyWarmupMs()).append(" ms warm-up and ")
                 .append(d.preset.latencyMeasureMs()).append(" ms measured per rate; JVM flags ")
                 .append("`-Xms512m -Xmx512m` |\n");
+        if (!d.load.isEmpty()) {
+            final StringBuilder l = new StringBuilder();
+            d.load.forEach((k, v) -> l.append(l.length() == 0 ? "" : ", ").append(k).append(": ").append(v));
+            md.append("| load | 1-minute load average as phases started (").append(d.machine.cores())
+                    .append(" cores; more than that means other processes competed for them): ").append(l)
+                    .append(" |\n");
+        }
         md.append("| duration | ").append(String.format(Locale.ROOT, "%.1f", d.elapsedMinutes)).append(" min |\n\n");
     }
 
@@ -509,7 +518,8 @@ public final class ResultsMarkdown {
             md.append("| ").append(k.params.get("impl")).append(" | ").append(k.params.get("shape")).append(" | ")
                     .append(k.params.get("wait")).append(" | ").append(fmt(v, 3)).append(" |\n");
             if ("slipstream".equals(k.params.get("impl"))) {
-                targets.add(new String[] {"Slipstream allocation, " + k.params.get("shape") + ": about 0 B/event",
+                targets.add(new String[] {"Slipstream allocation, " + k.params.get("shape") + " ("
+                        + k.params.get("wait") + "): about 0 B/event",
                     fmt(v, 3) + " B/event", v < 0.5 ? "**pass**" : "**miss**"});
             }
         }

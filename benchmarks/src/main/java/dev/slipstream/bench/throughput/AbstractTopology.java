@@ -149,6 +149,10 @@ public abstract class AbstractTopology implements Topology, FailureSource {
             crew.stop();
         }
         stopStages();
+        if (Sink.COUNT_BATCHES && sinks[0].batches() > 0) {
+            System.out.printf(java.util.Locale.ROOT, "%n[%s] last stage: %.1f events per batch%n", label,
+                    sinks[0].count() / (double) sinks[0].batches());
+        }
     }
 
     /**

@@ -114,6 +114,7 @@ public final class LmaxTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.add(event.value);
+            sink.endOfBatch(endOfBatch);
         }
     }
 
@@ -128,6 +129,7 @@ public final class LmaxTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.addOrdered(event.producer, event.value);
+            sink.endOfBatch(endOfBatch);
         }
     }
 
@@ -158,6 +160,7 @@ public final class LmaxTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.add(event.b);
+            sink.endOfBatch(endOfBatch);
         }
     }
 
@@ -188,6 +191,7 @@ public final class LmaxTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.add(event.a + event.b);
+            sink.endOfBatch(endOfBatch);
         }
     }
 }

@@ -36,9 +36,7 @@ public final class SlipstreamTopology extends AbstractTopology {
      */
     public SlipstreamTopology(final Shape shape, final String wait, final int ringSize) {
         super(shape, "slipstream");
-        ring = shape.producers() > 1
-                ? RingBuffer.createMultiProducer(ValueEvent::new, ringSize, SlipWaits.create(wait))
-                : RingBuffer.createSingleProducer(ValueEvent::new, ringSize, SlipWaits.create(wait));
+        ring = SlipWaits.ring(shape.producers() > 1, ringSize, SlipWaits.create(wait));
         final SequenceBarrier root = ring.newBarrier();
         switch (shape) {
             case UNICAST -> gate(add(root, new SinkHandler(sinks[0])));
@@ -118,6 +116,7 @@ public final class SlipstreamTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.add(event.value);
+            sink.endOfBatch(endOfBatch);
         }
     }
 
@@ -132,6 +131,7 @@ public final class SlipstreamTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.addOrdered(event.producer, event.value);
+            sink.endOfBatch(endOfBatch);
         }
     }
 
@@ -162,6 +162,7 @@ public final class SlipstreamTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.add(event.b);
+            sink.endOfBatch(endOfBatch);
         }
     }
 
@@ -192,6 +193,7 @@ public final class SlipstreamTopology extends AbstractTopology {
         @Override
         public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
             sink.add(event.a + event.b);
+            sink.endOfBatch(endOfBatch);
         }
     }
 }
