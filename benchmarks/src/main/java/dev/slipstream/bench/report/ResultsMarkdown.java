@@ -119,7 +119,10 @@ public final class ResultsMarkdown {
     public ResultsMarkdown(final Path docs, final String name) {
         this.docs = docs;
         this.name = name;
-        this.stem = name.replaceFirst("\\.md$", "").toLowerCase(Locale.ROOT);
+        // a folder per results file and JDK, e.g. img/results-jdk17/ (a folder named just
+        // "results" would be ignored by git, like the raw output)
+        final String base = name.replaceFirst("\\.md$", "").toLowerCase(Locale.ROOT);
+        this.stem = base.contains("jdk") ? base : base + "-jdk" + Runtime.version().feature();
         this.img = docs.resolve("img").resolve(stem);
     }
 
