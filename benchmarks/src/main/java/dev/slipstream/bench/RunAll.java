@@ -165,7 +165,11 @@ public final class RunAll {
             data.layout = rounds("layout", LAYOUT, preset.layoutForks(), null);
         }
         if (only.contains("latency")) {
-            data.latency = latency();
+            // the latency JVMs are no JMH runs: hold JMH's machine-wide lock for them ourselves,
+            // so that no benchmark run shares the machine with them (and they with none)
+            try (MachineLock lock = MachineLock.acquire(RunAll::log)) {
+                data.latency = latency();
+            }
             data.hlogDir = out.resolve("latency").resolve("hlog");
         }
         data.failures = failures;
