@@ -1,7 +1,9 @@
 package dev.slipstream.examples.orderbook;
 
+import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.ring.EventTranslatorOneArg;
 import dev.slipstream.ring.ProducerType;
+import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.topology.ShutdownResult;
 import dev.slipstream.topology.Slipstream;
 import dev.slipstream.topology.StageSpec;
@@ -207,8 +209,12 @@ public final class OrderMatchingEngine {
                 .producers(ProducerType.MULTI)
                 .waitStrategy(new HybridWaitStrategy())
                 .build();
-        exchange.handleEventsWith(StageSpec.of("journal", journal), StageSpec.of("replicate", replica))
-                .then(StageSpec.of("match", matcher))
+        // An order that cannot be journalled or matched must not be skipped: those stages halt,
+        // which stops the whole pipeline (the ring closes and the clients are told).
+        exchange.handleEventsWith(
+                        StageSpec.of("journal", journal).exceptionHandler(ExceptionHandlers.halt("journal")),
+                        StageSpec.of("replicate", replica))
+                .then(StageSpec.of("match", matcher).exceptionHandler(ExceptionHandlers.halt("match")))
                 .then(StageSpec.of("market-data", marketData));
 
         out.printf("order-matching engine: %d clients -> ring of %,d -> [journal | replicate] -> match -> market data%n",
@@ -357,7 +363,12 @@ public final class OrderMatchingEngine {
                         LockSupport.parkNanos(submitNanos - now);
                     }
                 }
-                exchange.publishEvent(FROM_CLIENT, this);
+                try {
+                    exchange.publishEvent(FROM_CLIENT, this);
+                } catch (SequencerClosedException stopped) {
+                    // a stage failed and stopped the exchange; the shutdown result says why
+                    return;
+                }
             }
         }
 
