@@ -1,0 +1,182 @@
+package dev.slipstream.sequence;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What both sequencers share: argument checks, the cursor, the gating sequences, barriers and
+ * closing.
+ */
+abstract class AbstractSequencer implements Sequencer {
+    private static final VarHandle GATING_SEQUENCES;
+    private static final Sequence[] NO_SEQUENCES = new Sequence[0];
+
+    static {
+        try {
+            GATING_SEQUENCES = MethodHandles.lookup()
+                    .findVarHandle(AbstractSequencer.class, "gatingSequences", Sequence[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    protected final int bufferSize;
+    protected final WaitStrategy waitStrategy;
+    protected final ProducerWaitStrategy producerWaitStrategy;
+    protected final Sequence cursor = new Sequence(INITIAL_CURSOR_VALUE);
+
+    /** Replaced wholesale (copy on write), so producers iterate a stable array without locking. */
+    protected volatile Sequence[] gatingSequences = NO_SEQUENCES;
+
+    /** Null while open; written once by {@link #close(String)}, read by claiming producers. */
+    private volatile String closedReason;
+
+    AbstractSequencer(final int bufferSize, final WaitStrategy waitStrategy,
+                      final ProducerWaitStrategy producerWaitStrategy) {
+        checkBufferSize(bufferSize);
+        this.bufferSize = bufferSize;
+        this.waitStrategy = Objects.requireNonNull(waitStrategy, "waitStrategy must not be null");
+        this.producerWaitStrategy =
+                Objects.requireNonNull(producerWaitStrategy, "producerWaitStrategy must not be null");
+    }
+
+    /**
+     * Rejects sizes the ring cannot use: below 1 or not a power of two (indexes are masked).
+     *
+     * @param bufferSize the requested size
+     */
+    static void checkBufferSize(final int bufferSize) {
+        if (bufferSize < 1) {
+            throw new IllegalArgumentException("bufferSize must be at least 1, got " + bufferSize);
+        }
+        if (Integer.bitCount(bufferSize) != 1) {
+            throw new IllegalArgumentException("bufferSize must be a power of two, got " + bufferSize
+                    + " (nearest: " + Integer.highestOneBit(bufferSize) + " or "
+                    + (Integer.highestOneBit(bufferSize) << 1) + ")");
+        }
+    }
+
+    final void checkClaimSize(final int n) {
+        if (n < 1 || n > bufferSize) {
+            throw new IllegalArgumentException(
+                    "n must be between 1 and the buffer size " + bufferSize + ", got " + n);
+        }
+    }
+
+    final void checkOpen() {
+        final String reason = closedReason;
+        if (reason != null) {
+            throw new SequencerClosedException("cannot claim: the sequencer is closed (" + reason + ")");
+        }
+    }
+
+    /** Waits once for space, as the producer wait strategy says; throws if closed meanwhile. */
+    final void waitForSpace(final int attempt) {
+        checkOpen();
+        producerWaitStrategy.idle(attempt);
+    }
+
+    @Override
+    public final int getBufferSize() {
+        return bufferSize;
+    }
+
+    @Override
+    public final long getCursor() {
+        return cursor.get();
+    }
+
+    @Override
+    public final void addGatingSequences(final Sequence... sequencesToAdd) {
+        Objects.requireNonNull(sequencesToAdd, "gating sequences must not be null");
+        for (int i = 0; i < sequencesToAdd.length; i++) {
+            Objects.requireNonNull(sequencesToAdd[i], "gating sequence " + i + " is null");
+        }
+        Sequence[] current;
+        Sequence[] updated;
+        long cursorSequence;
+        do {
+            current = gatingSequences;
+            updated = Arrays.copyOf(current, current.length + sequencesToAdd.length);
+            cursorSequence = getCursor();
+            int index = current.length;
+            for (final Sequence sequence : sequencesToAdd) {
+                sequence.set(cursorSequence);
+                updated[index++] = sequence;
+            }
+            // volatile CAS: producers that read the new array also see the sequences' values set above
+        } while (!GATING_SEQUENCES.compareAndSet(this, current, updated));
+
+        // The cursor may have moved while we added: start the new sequences no further back than it.
+        cursorSequence = getCursor();
+        for (final Sequence sequence : sequencesToAdd) {
+            sequence.set(cursorSequence);
+        }
+    }
+
+    @Override
+    public final boolean removeGatingSequence(final Sequence sequence) {
+        Sequence[] current;
+        Sequence[] updated;
+        do {
+            current = gatingSequences;
+            int found = 0;
+            for (final Sequence s : current) {
+                if (s == sequence) {
+                    found++;
+                }
+            }
+            if (found == 0) {
+                return false;
+            }
+            updated = new Sequence[current.length - found];
+            int index = 0;
+            for (final Sequence s : current) {
+                if (s != sequence) {
+                    updated[index++] = s;
+                }
+            }
+        } while (!GATING_SEQUENCES.compareAndSet(this, current, updated));
+        return true;
+    }
+
+    @Override
+    public final long getMinimumSequence() {
+        return Sequences.minimum(gatingSequences, cursor.get());
+    }
+
+    @Override
+    public final SequenceBarrier newBarrier(final Sequence... sequencesToTrack) {
+        return new ProcessingSequenceBarrier(this, waitStrategy, cursor, sequencesToTrack);
+    }
+
+    @Override
+    public final void close(final String reason) {
+        Objects.requireNonNull(reason, "reason must not be null");
+        // volatile store: producers that claim after this see it in checkOpen()
+        closedReason = reason;
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    @Override
+    public final boolean isClosed() {
+        return closedReason != null;
+    }
+
+    /**
+     * The wait strategy consumers of this sequencer wait with.
+     *
+     * @return the wait strategy
+     */
+    public final WaitStrategy getWaitStrategy() {
+        return waitStrategy;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "{bufferSize=" + bufferSize + ", cursor=" + cursor
+                + ", gatingSequences=" + Arrays.toString(gatingSequences) + ", closed=" + isClosed() + '}';
+    }
+}

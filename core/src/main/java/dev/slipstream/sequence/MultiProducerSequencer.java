@@ -1,0 +1,187 @@
+package dev.slipstream.sequence;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A sequencer for any number of publishing threads.
+ *
+ * <p>A claim is one fetch-and-add on the cursor, so the cursor says what is <em>claimed</em>,
+ * not what is published. Each slot therefore carries an availability flag: the lap number of
+ * the sequence last published into it. A consumer reads up to the highest sequence whose own
+ * flag, and every earlier flag, is set ({@link #getHighestPublishedSequence}), so it never reads
+ * a slot that is claimed but still being written.
+ *
+ * <pre>{@code
+ * Sequencer sequencer = new MultiProducerSequencer(1024, new BlockingWaitStrategy());
+ * // on any producer thread:
+ * long seq = sequencer.next();
+ * slots[(int) (seq & 1023)].value = 7;
+ * sequencer.publish(seq);
+ * }</pre>
+ */
+public final class MultiProducerSequencer extends AbstractSequencer {
+    private static final VarHandle AVAILABLE = MethodHandles.arrayElementVarHandle(int[].class);
+
+    /** Last gating minimum seen by any producer; shared, so it is a padded sequence. */
+    private final Sequence gatingSequenceCache = new Sequence(INITIAL_CURSOR_VALUE);
+    /** Per slot: the lap ({@code sequence >>> indexShift}) last published into it; -1 before the first. */
+    private final int[] availableBuffer;
+    private final int indexMask;
+    private final int indexShift;
+
+    /**
+     * Creates a sequencer whose producers wait for space with the default producer strategy
+     * (spin, then yield, then park).
+     *
+     * @param bufferSize the ring size, a power of two
+     * @param waitStrategy how consumers wait
+     */
+    public MultiProducerSequencer(final int bufferSize, final WaitStrategy waitStrategy) {
+        this(bufferSize, waitStrategy, DefaultProducerWait.INSTANCE);
+    }
+
+    /**
+     * Creates a sequencer.
+     *
+     * @param bufferSize the ring size, a power of two
+     * @param waitStrategy how consumers wait
+     * @param producerWaitStrategy how producers wait when the ring is full
+     */
+    public MultiProducerSequencer(final int bufferSize, final WaitStrategy waitStrategy,
+                                  final ProducerWaitStrategy producerWaitStrategy) {
+        super(bufferSize, waitStrategy, producerWaitStrategy);
+        this.availableBuffer = new int[bufferSize];
+        this.indexMask = bufferSize - 1;
+        this.indexShift = Integer.numberOfTrailingZeros(bufferSize);
+        for (int i = 0; i < bufferSize; i++) {
+            AVAILABLE.setRelease(availableBuffer, i, -1);
+        }
+    }
+
+    @Override
+    public boolean hasAvailableCapacity(final int required) {
+        return hasAvailableCapacity(required, cursor.get());
+    }
+
+    private boolean hasAvailableCapacity(final int required, final long claimed) {
+        final long wrapPoint = claimed + required - bufferSize;
+        final long cached = gatingSequenceCache.get();
+        if (wrapPoint > cached || cached > claimed) {
+            // acquire loads: a consumer's value covers its reads of the slots it releases
+            final long minSequence = Sequences.minimum(gatingSequences, claimed);
+            gatingSequenceCache.set(minSequence);
+            return wrapPoint <= minSequence;
+        }
+        return true;
+    }
+
+    @Override
+    public long next() {
+        return next(1);
+    }
+
+    @Override
+    public long next(final int n) {
+        checkClaimSize(n);
+        checkOpen();
+        // volatile fetch-and-add: the claim; no two producers get the same range
+        final long claimed = cursor.getAndAdd(n);
+        final long nextSequence = claimed + n;
+        final long wrapPoint = nextSequence - bufferSize;
+        final long cached = gatingSequenceCache.get();
+
+        if (wrapPoint > cached || cached > claimed) {
+            long minSequence;
+            int attempt = 0;
+            // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
+            while (wrapPoint > (minSequence = Sequences.minimum(gatingSequences, claimed))) {
+                waitForSpace(attempt++);
+            }
+            gatingSequenceCache.set(minSequence);
+        }
+        return nextSequence;
+    }
+
+    @Override
+    public long tryNext() throws InsufficientCapacityException {
+        return tryNext(1);
+    }
+
+    @Override
+    public long tryNext(final int n) throws InsufficientCapacityException {
+        checkClaimSize(n);
+        checkOpen();
+        long current;
+        long next;
+        do {
+            current = cursor.get();
+            next = current + n;
+            if (!hasAvailableCapacity(n, current)) {
+                throw InsufficientCapacityException.INSTANCE;
+            }
+            // volatile CAS: claims only if no other producer claimed in between
+        } while (!cursor.compareAndSet(current, next));
+        return next;
+    }
+
+    @Override
+    public long remainingCapacity() {
+        final long claimed = cursor.get();
+        final long consumed = Sequences.minimum(gatingSequences, claimed);
+        return bufferSize - (claimed - consumed);
+    }
+
+    @Override
+    public void publish(final long sequence) {
+        checkClaimed(sequence, sequence);
+        setAvailable(sequence);
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    @Override
+    public void publish(final long lo, final long hi) {
+        checkClaimed(lo, hi);
+        for (long sequence = lo; sequence <= hi; sequence++) {
+            setAvailable(sequence);
+        }
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    private void checkClaimed(final long lo, final long hi) {
+        if (lo > hi) {
+            throw new IllegalArgumentException("publish range is empty: lo " + lo + " > hi " + hi);
+        }
+        final long claimed = cursor.get();
+        if (hi > claimed) {
+            throw new IllegalArgumentException("cannot publish sequence " + hi
+                    + ": it was never claimed (highest claimed is " + claimed + ")");
+        }
+        if (lo <= claimed - bufferSize) {
+            throw new IllegalArgumentException("cannot publish sequence " + lo
+                    + ": it is more than a ring behind the highest claim " + claimed);
+        }
+    }
+
+    private void setAvailable(final long sequence) {
+        // release: publishes the event fields written into the slot before this store
+        AVAILABLE.setRelease(availableBuffer, (int) sequence & indexMask, (int) (sequence >>> indexShift));
+    }
+
+    @Override
+    public boolean isAvailable(final long sequence) {
+        // acquire: pairs with setAvailable, so the event fields are visible once this is true
+        return (int) AVAILABLE.getAcquire(availableBuffer, (int) sequence & indexMask)
+                == (int) (sequence >>> indexShift);
+    }
+
+    @Override
+    public long getHighestPublishedSequence(final long lowerBound, final long availableSequence) {
+        for (long sequence = lowerBound; sequence <= availableSequence; sequence++) {
+            if (!isAvailable(sequence)) {
+                return sequence - 1;
+            }
+        }
+        return availableSequence;
+    }
+}

@@ -1,0 +1,193 @@
+package dev.slipstream.sequence;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/** Keeps the producer's private counters off the cache line of the shared fields above. */
+abstract class SingleProducerSequencerPad extends AbstractSequencer {
+    protected long p01, p02, p03, p04, p05, p06, p07;
+
+    SingleProducerSequencerPad(final int bufferSize, final WaitStrategy waitStrategy,
+                               final ProducerWaitStrategy producerWaitStrategy) {
+        super(bufferSize, waitStrategy, producerWaitStrategy);
+    }
+}
+
+/** The producer thread's own counters: written only by it, so plain fields. */
+abstract class SingleProducerSequencerFields extends SingleProducerSequencerPad {
+    /** Highest sequence claimed so far. */
+    protected long nextValue = Sequencer.INITIAL_CURSOR_VALUE;
+    /** Slowest gating sequence as last read, so most claims read no other thread's line. */
+    protected long cachedGatingSequence = Sequencer.INITIAL_CURSOR_VALUE;
+
+    SingleProducerSequencerFields(final int bufferSize, final WaitStrategy waitStrategy,
+                                  final ProducerWaitStrategy producerWaitStrategy) {
+        super(bufferSize, waitStrategy, producerWaitStrategy);
+    }
+}
+
+/**
+ * A sequencer for exactly one publishing thread: claiming is a plain increment, with no atomic
+ * read-modify-write, and publishing is one release store of the cursor.
+ *
+ * <p>Only one thread may call {@link #next()}, {@link #tryNext()} and {@link #publish(long)}; use
+ * {@link MultiProducerSequencer} otherwise. Other threads may call the read-only methods
+ * ({@link #getCursor()}, {@link #remainingCapacity()}) at any time.
+ *
+ * <pre>{@code
+ * Sequencer sequencer = new SingleProducerSequencer(1024, new YieldingWaitStrategy());
+ * long seq = sequencer.next();
+ * events[(int) (seq & 1023)].price = 42;
+ * sequencer.publish(seq);
+ * }</pre>
+ */
+public final class SingleProducerSequencer extends SingleProducerSequencerFields {
+    protected long p11, p12, p13, p14, p15, p16, p17;
+
+    private static final VarHandle NEXT_VALUE;
+
+    static {
+        try {
+            NEXT_VALUE = MethodHandles.lookup()
+                    .findVarHandle(SingleProducerSequencerFields.class, "nextValue", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Creates a sequencer whose producer waits for space with the default producer strategy
+     * (spin, then yield, then park).
+     *
+     * @param bufferSize the ring size, a power of two
+     * @param waitStrategy how consumers wait
+     */
+    public SingleProducerSequencer(final int bufferSize, final WaitStrategy waitStrategy) {
+        this(bufferSize, waitStrategy, DefaultProducerWait.INSTANCE);
+    }
+
+    /**
+     * Creates a sequencer.
+     *
+     * @param bufferSize the ring size, a power of two
+     * @param waitStrategy how consumers wait
+     * @param producerWaitStrategy how the producer waits when the ring is full
+     */
+    public SingleProducerSequencer(final int bufferSize, final WaitStrategy waitStrategy,
+                                   final ProducerWaitStrategy producerWaitStrategy) {
+        super(bufferSize, waitStrategy, producerWaitStrategy);
+    }
+
+    @Override
+    public boolean hasAvailableCapacity(final int required) {
+        return hasAvailableCapacity(required, nextValue);
+    }
+
+    private boolean hasAvailableCapacity(final int required, final long claimed) {
+        final long wrapPoint = claimed + required - bufferSize;
+        final long cached = cachedGatingSequence;
+        if (wrapPoint > cached || cached > claimed) {
+            // acquire loads: a consumer's value covers its reads of the slots it releases
+            final long minSequence = Sequences.minimum(gatingSequences, claimed);
+            cachedGatingSequence = minSequence;
+            return wrapPoint <= minSequence;
+        }
+        return true;
+    }
+
+    @Override
+    public long next() {
+        return next(1);
+    }
+
+    @Override
+    public long next(final int n) {
+        checkClaimSize(n);
+        checkOpen();
+        final long claimed = nextValue;
+        final long nextSequence = claimed + n;
+        final long wrapPoint = nextSequence - bufferSize;
+        final long cached = cachedGatingSequence;
+
+        if (wrapPoint > cached || cached > claimed) {
+            long minSequence;
+            int attempt = 0;
+            // acquire loads of the gating sequences: once we see a consumer past a slot, its reads
+            // of that slot happened before our writes to it
+            while (wrapPoint > (minSequence = Sequences.minimum(gatingSequences, claimed))) {
+                waitForSpace(attempt++);
+            }
+            cachedGatingSequence = minSequence;
+        }
+        // opaque: other threads reading remainingCapacity() see a whole value, no fence needed
+        NEXT_VALUE.setOpaque(this, nextSequence);
+        return nextSequence;
+    }
+
+    @Override
+    public long tryNext() throws InsufficientCapacityException {
+        return tryNext(1);
+    }
+
+    @Override
+    public long tryNext(final int n) throws InsufficientCapacityException {
+        checkClaimSize(n);
+        checkOpen();
+        if (!hasAvailableCapacity(n, nextValue)) {
+            throw InsufficientCapacityException.INSTANCE;
+        }
+        final long nextSequence = nextValue + n;
+        NEXT_VALUE.setOpaque(this, nextSequence);
+        return nextSequence;
+    }
+
+    @Override
+    public long remainingCapacity() {
+        final long claimed = (long) NEXT_VALUE.getOpaque(this);
+        final long consumed = Sequences.minimum(gatingSequences, claimed);
+        return bufferSize - (claimed - consumed);
+    }
+
+    @Override
+    public void publish(final long sequence) {
+        checkPublishable(sequence, sequence);
+        // release: publishes the event fields written into the slot before this call
+        cursor.set(sequence);
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    @Override
+    public void publish(final long lo, final long hi) {
+        checkPublishable(lo, hi);
+        // release: publishes every slot of lo..hi at once
+        cursor.set(hi);
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    private void checkPublishable(final long lo, final long hi) {
+        if (lo > hi) {
+            throw new IllegalArgumentException("publish range is empty: lo " + lo + " > hi " + hi);
+        }
+        if (hi > nextValue) {
+            throw new IllegalArgumentException("cannot publish sequence " + hi
+                    + ": it was never claimed (highest claimed is " + nextValue + ")");
+        }
+        final long published = cursor.getPlain();
+        if (lo <= published) {
+            throw new IllegalArgumentException("cannot publish sequence " + lo
+                    + ": it is already published (cursor is " + published + ")");
+        }
+    }
+
+    @Override
+    public boolean isAvailable(final long sequence) {
+        final long published = cursor.get();
+        return sequence <= published && sequence > published - bufferSize;
+    }
+
+    @Override
+    public long getHighestPublishedSequence(final long lowerBound, final long availableSequence) {
+        // one producer publishes in order: everything up to the cursor is published
+        return availableSequence;
+    }
+}
