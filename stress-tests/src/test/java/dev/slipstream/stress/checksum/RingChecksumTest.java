@@ -1,0 +1,56 @@
+package dev.slipstream.stress.checksum;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.slipstream.ring.ProducerType;
+import dev.slipstream.sequence.ProducerWaitStrategy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Soak tests with checksums: a large, bounded number of events through the real ring buffer,
+ * sequencers and barrier: nothing lost, nothing duplicated, each producer's order kept.
+ * Tagged {@code soak}; skip them with {@code -DexcludedGroups=soak}.
+ */
+@Tag("soak")
+class RingChecksumTest {
+    /** Producers on a full ring give the core back; there are more threads than cores. */
+    private static final ProducerWaitStrategy YIELD = attempt -> Thread.yield();
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void oneProducerOneConsumerHundredMillionEvents() throws Exception {
+        final long events = 100_000_000L;
+        final ChecksumRun run = new ChecksumRun(ProducerType.SINGLE, 1024, new YieldingTestWait(), YIELD,
+                events, List.of(ChecksumRun.Publish.TRANSLATOR));
+        final ChecksumVerifier result = run.run(Duration.ofMinutes(4));
+        assertClean(result, 1, events);
+        System.out.printf("1P-1C: %,d events in %,d ms%n", events, run.elapsedMillis());
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void threeProducersOneConsumerTenMillionEventsEach() throws Exception {
+        final long perProducer = 10_000_000L;
+        final ChecksumRun run = new ChecksumRun(ProducerType.MULTI, 1024, new YieldingTestWait(), YIELD,
+                perProducer, List.of(ChecksumRun.Publish.TRANSLATOR, ChecksumRun.Publish.SINGLE,
+                        ChecksumRun.Publish.BATCH));
+        final ChecksumVerifier result = run.run(Duration.ofMinutes(4));
+        assertClean(result, 3, perProducer);
+        System.out.printf("3P-1C: %,d events in %,d ms%n", 3 * perProducer, run.elapsedMillis());
+    }
+
+    private static void assertClean(final ChecksumVerifier result, final int producers, final long perProducer) {
+        assertEquals(0, result.errors(), () -> result.errors() + " errors, first: " + result.firstError());
+        assertEquals(producers * perProducer, result.events(), "events seen");
+        assertEquals(producers * perProducer - 1, result.lastSequence(), "last sequence");
+        for (int p = 0; p < producers; p++) {
+            assertEquals(perProducer, result.nextCount(p), "events of producer " + p);
+        }
+        assertEquals(ChecksumVerifier.expectedSum(producers, perProducer), result.sum(), "checksum");
+    }
+}
