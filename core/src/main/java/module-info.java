@@ -16,6 +16,7 @@ module dev.slipstream {
     requires jdk.jfr;
 
     exports dev.slipstream.sequence;
+    exports dev.slipstream.wait;
     exports dev.slipstream.ring;
     exports dev.slipstream.processor;
 }

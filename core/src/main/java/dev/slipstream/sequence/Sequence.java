@@ -142,7 +142,7 @@ public class Sequence extends SequenceRhsPadding {
      * @return the value after the addition
      */
     public long addAndGet(final long increment) {
-        return (long) VALUE.getAndAdd(this, increment) + increment;
+        return getAndAdd(increment) + increment;
     }
 
     /**

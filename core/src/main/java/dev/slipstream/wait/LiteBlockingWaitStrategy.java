@@ -1,0 +1,107 @@
+package dev.slipstream.wait;
+
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.WaitStrategy;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** 56 bytes before the flag, so that no other object's hot field shares its cache line. */
+abstract class LiteBlockingLhsPadding {
+    long p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** The flag every producer reads on every publish and waiters set before they sleep. */
+abstract class LiteBlockingFlag extends LiteBlockingLhsPadding {
+    volatile boolean signalNeeded;
+}
+
+/** 56 bytes after the flag. */
+abstract class LiteBlockingRhsPadding extends LiteBlockingFlag {
+    long p11, p12, p13, p14, p15, p16, p17;
+}
+
+/**
+ * A {@link BlockingWaitStrategy} whose producers take the lock only when a consumer is actually
+ * asleep: a waiter raises a "signal needed" flag before it sleeps, and a producer reads that
+ * flag (one load, no write while it is down) instead of locking on every publish. Use it where
+ * you would use the blocking strategy but producers publish often and consumers are usually
+ * busy; it costs nothing while idle (consumers sleep on a condition), and a slow upstream stage
+ * is waited for with spin, then yield, then short parks.
+ *
+ * <pre>{@code
+ * RingBuffer<Order> ring =
+ *         RingBuffer.createSingleProducer(Order::new, 1024, new LiteBlockingWaitStrategy());
+ * }</pre>
+ */
+public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding implements WaitStrategy {
+    private static final VarHandle SIGNAL_NEEDED;
+
+    static {
+        try {
+            SIGNAL_NEEDED = MethodHandles.lookup()
+                    .findVarHandle(LiteBlockingFlag.class, "signalNeeded", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition published = lock.newCondition();
+
+    /** Creates the strategy; share one instance between a ring and all its barriers. */
+    public LiteBlockingWaitStrategy() {
+    }
+
+    @Override
+    public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
+                        final SequenceBarrier barrier) throws AlertException, InterruptedException {
+        // acquire: fast path, no lock and no flag when the cursor is already there
+        if (cursor.get() < sequence) {
+            lock.lock();
+            try {
+                while (true) {
+                    // volatile store then volatile load (a StoreLoad pair): either this re-check
+                    // sees the producer's publish, or the producer, which publishes, fences and
+                    // then reads the flag, sees it raised and signals; it signals under the lock,
+                    // so not before await() below has released it
+                    SIGNAL_NEEDED.setVolatile(this, true);
+                    if (cursor.getVolatile() >= sequence) {
+                        break;
+                    }
+                    barrier.checkAlert();
+                    published.await();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        return UpstreamWait.await(sequence, dependentSequence, barrier);
+    }
+
+    /** Wakes sleeping consumers if one has raised the flag; otherwise a fence and one load. */
+    @Override
+    public void signalAllWhenBlocking() {
+        // full fence (StoreLoad): the caller's publishing store is visible before the flag is read
+        VarHandle.fullFence();
+        // volatile load first, so that with nobody asleep the flag's cache line is never written;
+        // the getAndSet then lets exactly one of several racing producers take the lock
+        if ((boolean) SIGNAL_NEEDED.getVolatile(this) && (boolean) SIGNAL_NEEDED.getAndSet(this, false)) {
+            lock.lock();
+            try {
+                published.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LiteBlockingWaitStrategy";
+    }
+}

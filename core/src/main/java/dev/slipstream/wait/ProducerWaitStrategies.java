@@ -1,0 +1,149 @@
+package dev.slipstream.wait;
+
+import dev.slipstream.sequence.ProducerWaitStrategy;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Ready-made ways for a producer to wait for space when the ring is full (the slowest consumer
+ * is a whole ring behind). A full ring should not burn a core: {@link #defaultStrategy()} spins
+ * briefly, yields, then parks.
+ *
+ * <p>Strategies are stateless (the attempt number passed to {@link ProducerWaitStrategy#idle(int)}
+ * carries the escalation), so one instance may serve any number of producers. Interrupting a
+ * waiting producer does not end its wait (a claim returns only a slot, or throws when the
+ * sequencer is closed); the interrupt status stays set, and while it is set a park returns at
+ * once, so an interrupted producer spins until space appears.
+ *
+ * <pre>{@code
+ * RingBuffer<Order> ring = RingBuffer.create(ProducerType.MULTI, Order::new, 1024,
+ *         new HybridWaitStrategy(), ProducerWaitStrategies.hybrid(100, 10, 20_000));
+ * }</pre>
+ */
+public final class ProducerWaitStrategies {
+    /** Spins of the default strategy: space usually frees within one consumer batch. */
+    public static final int DEFAULT_SPINS = 100;
+    /** Yields of the default strategy, after the spins. */
+    public static final int DEFAULT_YIELDS = 10;
+    /** Park length of the default strategy, after the yields (the OS usually rounds it up). */
+    public static final long DEFAULT_PARK_NANOS = 20_000L;
+
+    private static final ProducerWaitStrategy BUSY_SPIN = new BusySpin();
+    private static final ProducerWaitStrategy YIELDING = new Yielding();
+    private static final ProducerWaitStrategy DEFAULT = new Hybrid(DEFAULT_SPINS, DEFAULT_YIELDS, DEFAULT_PARK_NANOS);
+
+    private ProducerWaitStrategies() {
+    }
+
+    /**
+     * Spins ({@link Thread#onSpinWait()}) for as long as the ring is full: the fastest reaction,
+     * one core burnt per waiting producer. Only for producers with a core of their own.
+     *
+     * @return the shared instance
+     */
+    public static ProducerWaitStrategy busySpin() {
+        return BUSY_SPIN;
+    }
+
+    /**
+     * Yields the core on every attempt: low latency, and other threads (the consumers the
+     * producer waits for) get to run; still 100% of a core when nothing else is runnable.
+     *
+     * @return the shared instance
+     */
+    public static ProducerWaitStrategy yielding() {
+        return YIELDING;
+    }
+
+    /**
+     * Parks for {@code nanos} on every attempt: almost no CPU while the ring stays full, a
+     * reaction time of about the park length (at least some tens of microseconds on Linux).
+     *
+     * @param nanos how long each park lasts, {@code > 0}
+     * @return the strategy
+     * @throws IllegalArgumentException if {@code nanos} is not positive
+     */
+    public static ProducerWaitStrategy parking(final long nanos) {
+        return new Hybrid(0, 0, Checks.positive("nanos", nanos));
+    }
+
+    /**
+     * Spins {@code spins} times, then yields {@code yields} times, then parks {@code parkNanos}
+     * per attempt.
+     *
+     * @param spins attempts spent spinning, {@code >= 0}
+     * @param yields attempts spent yielding after the spins, {@code >= 0}
+     * @param parkNanos how long each later park lasts, {@code > 0}
+     * @return the strategy
+     * @throws IllegalArgumentException if a count is negative or {@code parkNanos} is not positive
+     */
+    public static ProducerWaitStrategy hybrid(final int spins, final int yields, final long parkNanos) {
+        return new Hybrid(Checks.nonNegative("spins", spins), Checks.nonNegative("yields", yields),
+                Checks.positive("parkNanos", parkNanos));
+    }
+
+    /**
+     * The strategy ring buffers use unless told otherwise:
+     * {@code hybrid(DEFAULT_SPINS, DEFAULT_YIELDS, DEFAULT_PARK_NANOS)}, that is 100 spins,
+     * 10 yields, then parks of 20 microseconds.
+     *
+     * @return the shared instance
+     */
+    public static ProducerWaitStrategy defaultStrategy() {
+        return DEFAULT;
+    }
+
+    private static final class BusySpin implements ProducerWaitStrategy {
+        @Override
+        public void idle(final int attempt) {
+            Thread.onSpinWait();
+        }
+
+        @Override
+        public String toString() {
+            return "ProducerWaitStrategies.busySpin()";
+        }
+    }
+
+    private static final class Yielding implements ProducerWaitStrategy {
+        @Override
+        public void idle(final int attempt) {
+            Thread.yield();
+        }
+
+        @Override
+        public String toString() {
+            return "ProducerWaitStrategies.yielding()";
+        }
+    }
+
+    private static final class Hybrid implements ProducerWaitStrategy {
+        private final int spins;
+        /** spins + yields, in a long so that two large counts cannot overflow. */
+        private final long spinsAndYields;
+        private final long parkNanos;
+
+        Hybrid(final int spins, final int yields, final long parkNanos) {
+            this.spins = spins;
+            this.spinsAndYields = (long) spins + yields;
+            this.parkNanos = parkNanos;
+        }
+
+        @Override
+        public void idle(final int attempt) {
+            // a negative attempt means the caller's counter wrapped after a very long wait: park
+            if (attempt >= 0 && attempt < spins) {
+                Thread.onSpinWait();
+            } else if (attempt >= 0 && attempt < spinsAndYields) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, parkNanos);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "ProducerWaitStrategies.hybrid(" + spins + ", " + (spinsAndYields - spins) + ", " + parkNanos + ")";
+        }
+    }
+}

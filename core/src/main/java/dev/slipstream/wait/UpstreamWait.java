@@ -1,0 +1,74 @@
+package dev.slipstream.wait;
+
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.TimeoutException;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The second half of a blocking strategy's wait: the cursor has passed the sequence, but an
+ * upstream stage has not. Upstream stages do not signal, so a blocking strategy cannot sleep on a
+ * condition here; instead it spins a little (the stage is usually just behind), then yields, then
+ * parks for short intervals so that a slow stage does not make its followers burn a core.
+ */
+final class UpstreamWait {
+    static final int SPINS = 100;
+    static final int YIELDS = 100;
+    static final long PARK_NANOS = 20_000L;
+
+    private UpstreamWait() {
+    }
+
+    /** Waits for {@code dependent} to reach {@code sequence}, with no time limit. */
+    static long await(final long sequence, final Sequence dependent, final SequenceBarrier barrier)
+            throws AlertException, InterruptedException {
+        long available;
+        int round = 0;
+        // acquire: seeing an upstream stage past a slot means seeing what it wrote into the event
+        while ((available = dependent.get()) < sequence) {
+            barrier.checkAlert();
+            round = pause(round, PARK_NANOS);
+        }
+        return available;
+    }
+
+    /** Waits for {@code dependent} to reach {@code sequence} until {@code deadline} (System.nanoTime). */
+    static long await(final long sequence, final Sequence dependent, final SequenceBarrier barrier,
+                      final long deadline) throws AlertException, InterruptedException, TimeoutException {
+        long available;
+        int round = 0;
+        // acquire: as above
+        while ((available = dependent.get()) < sequence) {
+            barrier.checkAlert();
+            final long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw TimeoutException.INSTANCE;
+            }
+            round = pause(round, Math.min(left, PARK_NANOS));
+        }
+        return available;
+    }
+
+    /** One step of spin, then yield, then park; returns the next round. */
+    static int pause(final int round, final long parkNanos) throws InterruptedException {
+        if (round < SPINS) {
+            Thread.onSpinWait();
+        } else if (round < SPINS + YIELDS) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(parkNanos);
+            throwIfInterrupted();
+            return round;
+        }
+        return round + 1;
+    }
+
+    /** A parked thread returns at once when interrupted: turn that into the exception, not a spin. */
+    static void throwIfInterrupted() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while waiting for a sequence");
+        }
+    }
+}

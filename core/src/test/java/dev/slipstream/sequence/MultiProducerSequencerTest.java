@@ -1,0 +1,52 @@
+package dev.slipstream.sequence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class MultiProducerSequencerTest {
+    private final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+
+    @Test
+    void aClaimedButUnpublishedSlotHoldsBackEverythingAfterIt() {
+        final long first = sequencer.next();
+        final long second = sequencer.next();
+        final long third = sequencer.next();
+        sequencer.publish(third);
+        sequencer.publish(first);
+        assertEquals(2, sequencer.getCursor(), "the cursor counts claims");
+        assertEquals(first, sequencer.getHighestPublishedSequence(0, third), "slot 1 is claimed, not published");
+        sequencer.publish(second);
+        assertEquals(third, sequencer.getHighestPublishedSequence(0, third));
+    }
+
+    @Test
+    void availabilityFlagsDistinguishLaps() {
+        sequencer.addGatingSequences(new Sequence(Long.MAX_VALUE - 1) {
+            @Override
+            public long get() {
+                return sequencer.getCursor();
+            }
+        });
+        sequencer.publish(0, sequencer.next(4));
+        assertTrue(sequencer.isAvailable(3));
+        assertFalse(sequencer.isAvailable(7), "slot 3 holds lap 0, not lap 1");
+        sequencer.publish(sequencer.next());
+        assertTrue(sequencer.isAvailable(4));
+        assertFalse(sequencer.isAvailable(0), "slot 0 now holds lap 1");
+    }
+
+    @Test
+    void rejectsPublishingMoreThanARingBehind() {
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        sequencer.publish(0, sequencer.next(4));
+        consumer.set(3);
+        sequencer.publish(4, sequencer.next(4));
+        final IllegalArgumentException stale = assertThrows(IllegalArgumentException.class, () -> sequencer.publish(2));
+        assertTrue(stale.getMessage().contains("more than a ring behind"), stale.getMessage());
+    }
+}

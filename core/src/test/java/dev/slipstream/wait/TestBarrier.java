@@ -1,0 +1,72 @@
+package dev.slipstream.wait;
+
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.TimeoutException;
+import dev.slipstream.sequence.WaitStrategy;
+
+/**
+ * A barrier over a cursor and a dependent sequence the test moves by hand, so that a wait
+ * strategy can be driven without a sequencer. Alerting signals like the real barrier does.
+ */
+final class TestBarrier implements SequenceBarrier {
+    final WaitStrategy waitStrategy;
+    final Sequence cursor;
+    final Sequence dependent;
+    private volatile boolean alerted;
+
+    /** A barrier whose dependent sequence is the cursor itself (no upstream stage). */
+    TestBarrier(final WaitStrategy waitStrategy) {
+        this.waitStrategy = waitStrategy;
+        this.cursor = new Sequence();
+        this.dependent = cursor;
+    }
+
+    /** A barrier behind an upstream stage whose sequence is {@code dependent}. */
+    TestBarrier(final WaitStrategy waitStrategy, final Sequence cursor, final Sequence dependent) {
+        this.waitStrategy = waitStrategy;
+        this.cursor = cursor;
+        this.dependent = dependent;
+    }
+
+    /** Publishes up to {@code sequence} the way a single-producer sequencer does. */
+    void publish(final long sequence) {
+        cursor.set(sequence);
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    @Override
+    public long waitFor(final long sequence) throws AlertException, InterruptedException, TimeoutException {
+        checkAlert();
+        return waitStrategy.waitFor(sequence, cursor, dependent, this);
+    }
+
+    @Override
+    public long getCursor() {
+        return dependent.get();
+    }
+
+    @Override
+    public boolean isAlerted() {
+        return alerted;
+    }
+
+    @Override
+    public void alert() {
+        alerted = true;
+        waitStrategy.signalAllWhenBlocking();
+    }
+
+    @Override
+    public void clearAlert() {
+        alerted = false;
+    }
+
+    @Override
+    public void checkAlert() throws AlertException {
+        if (alerted) {
+            throw AlertException.INSTANCE;
+        }
+    }
+}
