@@ -55,6 +55,19 @@ forbidden_rows="$(grep -E '^[[:space:]]+.+[[:space:]][0-9,]*[1-9][0-9,]*[[:space
 [[ -n "$forbidden_rows" ]] && reasons+=("FORBIDDEN outcomes observed")
 grep -Eq '(Failed|Error) tests: [1-9]' "$log" && reasons+=("$(grep -Eo '(Failed|Error) tests: [0-9]+' "$log" | paste -sd ',' -)")
 
+# A test that collected no samples tested nothing (termination tests do that in sanity mode):
+# sum the SAMPLES column of each test's table in the RUN RESULTS section.
+empty_tests="$(awk '
+    function flush() { if (name != "" && samples == 0) print name; name = "" }
+    /^RUN RESULTS:/ { in_results = 1; next }
+    !in_results { next }
+    /^\.+ \[[A-Z ]+\] / { flush(); name = $NF; samples = 0; next }
+    name != "" && /[0-9.<>]+%[[:space:]]+(Acceptable|Forbidden|Interesting)/ {
+        for (i = 2; i <= NF; i++) if ($i ~ /%$/) { n = $(i - 1); gsub(",", "", n); samples += n; break }
+    }
+    END { flush() }' "$log")"
+[[ -n "$empty_tests" ]] && reasons+=("tests with no samples: $(echo "$empty_tests" | paste -sd ' ' -)")
+
 # The last progress line: "(Results: 8 planned; 8 passed, 0 failed, 0 soft errs, 0 hard errs)".
 results_line="$(grep -Eo 'Results: [0-9]+ planned; [0-9]+ passed, [0-9]+ failed, [0-9]+ soft errs, [0-9]+ hard errs' "$log" | tail -n 1)"
 planned=0 passed=0 failed=0 soft=0 hard=0
