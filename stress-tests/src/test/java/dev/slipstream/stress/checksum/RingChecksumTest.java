@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.sequence.ProducerWaitStrategy;
+import dev.slipstream.wait.ProducerWaitStrategies;
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,13 +21,13 @@ import org.junit.jupiter.api.Timeout;
 @Tag("soak")
 class RingChecksumTest {
     /** Producers on a full ring give the core back; there are more threads than cores. */
-    private static final ProducerWaitStrategy YIELD = attempt -> Thread.yield();
+    private static final ProducerWaitStrategy YIELD = ProducerWaitStrategies.yielding();
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void oneProducerOneConsumerHundredMillionEvents() throws Exception {
         final long events = 100_000_000L;
-        final ChecksumRun run = new ChecksumRun(ProducerType.SINGLE, 1024, new YieldingTestWait(), YIELD,
+        final ChecksumRun run = new ChecksumRun(ProducerType.SINGLE, 1024, new YieldingWaitStrategy(), YIELD,
                 events, List.of(ChecksumRun.Publish.TRANSLATOR));
         final ChecksumVerifier result = run.run(Duration.ofMinutes(4));
         assertClean(result, 1, events);
@@ -36,7 +38,7 @@ class RingChecksumTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void threeProducersOneConsumerTenMillionEventsEach() throws Exception {
         final long perProducer = 10_000_000L;
-        final ChecksumRun run = new ChecksumRun(ProducerType.MULTI, 1024, new YieldingTestWait(), YIELD,
+        final ChecksumRun run = new ChecksumRun(ProducerType.MULTI, 16384, new YieldingWaitStrategy(), YIELD,
                 perProducer, List.of(ChecksumRun.Publish.TRANSLATOR, ChecksumRun.Publish.SINGLE,
                         ChecksumRun.Publish.BATCH));
         final ChecksumVerifier result = run.run(Duration.ofMinutes(4));
