@@ -157,9 +157,18 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             throw new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
+        // Claims advance the cursor before they wait for space, so a legitimate, still unpublished
+        // claim can be more than a ring behind the cursor while other producers wait for it. Only
+        // a sequence the slowest consumer has already passed is stale; the cursor test is a cheap
+        // filter on the hot path, the gating sequences confirm it.
         if (lo <= claimed - bufferSize) {
-            throw new IllegalArgumentException("cannot publish sequence " + lo
-                    + ": it is more than a ring behind the highest claim " + claimed);
+            final Sequence[] gating = gatingSequences;
+            final long slowest = Sequences.minimum(gating, claimed);
+            if (gating.length > 0 && lo <= slowest) {
+                throw new IllegalArgumentException("cannot publish sequence " + lo
+                        + ": it is more than a ring behind the highest claim " + claimed
+                        + " and the slowest consumer has already passed it (at " + slowest + ")");
+            }
         }
     }
 

@@ -11,14 +11,22 @@ import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** 56 bytes before the waiter count, so that no other object's hot field shares its cache line. */
+/**
+ * 56 bytes before the waiter count, so that no other object's hot field shares its cache line.
+ * The int fills the gap after a compressed object header, where the JVM would otherwise place a
+ * small field of a subclass, on the cache line of whatever object precedes this one.
+ */
 abstract class HybridLhsPadding {
+    int p00;
     long p01, p02, p03, p04, p05, p06, p07;
 }
 
-/** The count producers read on every publish; written only when a consumer parks or leaves. */
+/**
+ * The count producers read on every publish; written only when a consumer parks or leaves. A
+ * long, so that the JVM cannot move it into a 4-byte gap outside the padding.
+ */
 abstract class HybridWaiterCount extends HybridLhsPadding {
-    volatile int parkedWaiters;
+    volatile long parkedWaiters;
 }
 
 /** 56 bytes after the waiter count. */
@@ -58,7 +66,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     static {
         try {
             PARKED_WAITERS = MethodHandles.lookup()
-                    .findVarHandle(HybridWaiterCount.class, "parkedWaiters", int.class);
+                    .findVarHandle(HybridWaiterCount.class, "parkedWaiters", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -120,7 +128,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 yieldsLeft--;
                 Thread.yield();
             } else if (cursor.get() < sequence) {
-                // acquire load above; nothing published for us yet: sleep until a producer signals
+                // acquire load; nothing is published for us yet, so sleep until a producer signals
                 parkUntilPublished(sequence, cursor, barrier);
                 // woken by a publication: the producer is active, so spin again before parking
                 spinsLeft = spinTries;
@@ -175,7 +183,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
             }
             parked[parkedCount++] = self;
             // volatile store: announces the waiter before its re-check of the cursor (StoreLoad)
-            PARKED_WAITERS.setVolatile(this, parkedCount);
+            PARKED_WAITERS.setVolatile(this, (long) parkedCount);
         } finally {
             registryLock.unlock();
         }
@@ -192,7 +200,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 }
             }
             // release: a producer that still reads the old, higher count only pays a useless signal
-            PARKED_WAITERS.setRelease(this, parkedCount);
+            PARKED_WAITERS.setRelease(this, (long) parkedCount);
         } finally {
             registryLock.unlock();
         }
@@ -207,7 +215,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
         // full fence (StoreLoad): the caller's publishing store is visible before the count is read
         VarHandle.fullFence();
         // volatile load: zero unless a consumer has registered to park
-        if ((int) PARKED_WAITERS.getVolatile(this) != 0) {
+        if ((long) PARKED_WAITERS.getVolatile(this) != 0L) {
             unparkAll();
         }
     }
@@ -231,7 +239,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
      */
     public int parkedWaiters() {
         // volatile load: a monitoring read of the current count
-        return (int) PARKED_WAITERS.getVolatile(this);
+        return (int) (long) PARKED_WAITERS.getVolatile(this);
     }
 
     /** Unparks issued so far by signals; 0 means no signal ever found a parked waiter. */

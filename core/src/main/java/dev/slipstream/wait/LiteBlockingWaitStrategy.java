@@ -10,14 +10,23 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** 56 bytes before the flag, so that no other object's hot field shares its cache line. */
+/**
+ * 56 bytes before the flag, so that no other object's hot field shares its cache line. The int
+ * fills the gap after a compressed object header, where the JVM would otherwise place a small
+ * field of a subclass.
+ */
 abstract class LiteBlockingLhsPadding {
+    int p00;
     long p01, p02, p03, p04, p05, p06, p07;
 }
 
-/** The flag every producer reads on every publish and waiters set before they sleep. */
+/**
+ * The flag every producer reads on every publish and waiters set before they sleep: 1 when a
+ * waiter needs a signal, else 0. A long, so that the JVM cannot move it into a gap outside the
+ * padding.
+ */
 abstract class LiteBlockingFlag extends LiteBlockingLhsPadding {
-    volatile boolean signalNeeded;
+    volatile long signalNeeded;
 }
 
 /** 56 bytes after the flag. */
@@ -44,7 +53,7 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
     static {
         try {
             SIGNAL_NEEDED = MethodHandles.lookup()
-                    .findVarHandle(LiteBlockingFlag.class, "signalNeeded", boolean.class);
+                    .findVarHandle(LiteBlockingFlag.class, "signalNeeded", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -69,7 +78,7 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
                     // sees the producer's publish, or the producer, which publishes, fences and
                     // then reads the flag, sees it raised and signals; it signals under the lock,
                     // so not before await() below has released it
-                    SIGNAL_NEEDED.setVolatile(this, true);
+                    SIGNAL_NEEDED.setVolatile(this, 1L);
                     if (cursor.getVolatile() >= sequence) {
                         break;
                     }
@@ -90,7 +99,7 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
         VarHandle.fullFence();
         // volatile load first, so that with nobody asleep the flag's cache line is never written;
         // the getAndSet then lets exactly one of several racing producers take the lock
-        if ((boolean) SIGNAL_NEEDED.getVolatile(this) && (boolean) SIGNAL_NEEDED.getAndSet(this, false)) {
+        if ((long) SIGNAL_NEEDED.getVolatile(this) != 0L && (long) SIGNAL_NEEDED.getAndSet(this, 0L) != 0L) {
             lock.lock();
             try {
                 published.signalAll();

@@ -1,0 +1,90 @@
+package dev.slipstream.processor;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * 56 bytes before the counters, so that no other object's hot field shares their cache line. The
+ * int fills the gap after a compressed object header, where the JVM could otherwise place a small
+ * field.
+ */
+abstract class ProcessorCountersLhsPadding {
+    int p00;
+    long p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** Written once per batch by the processor thread, read at any time by monitoring threads. */
+abstract class ProcessorCountersValues extends ProcessorCountersLhsPadding {
+    long events;
+    long batches;
+    long exceptions;
+    long rewinds;
+}
+
+/** 56 bytes after the counters. */
+abstract class ProcessorCountersRhsPadding extends ProcessorCountersValues {
+    long p11, p12, p13, p14, p15, p16, p17;
+}
+
+/**
+ * A processor's monitoring counters, on their own cache line (the processor's sequence is a
+ * separate, padded object), so that updating them disturbs neither the sequence nor the fields
+ * the processor reads on every batch. Single writer: the processor thread.
+ */
+final class ProcessorCounters extends ProcessorCountersRhsPadding {
+    private static final VarHandle EVENTS;
+    private static final VarHandle BATCHES;
+    private static final VarHandle EXCEPTIONS;
+    private static final VarHandle REWINDS;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            EVENTS = lookup.findVarHandle(ProcessorCountersValues.class, "events", long.class);
+            BATCHES = lookup.findVarHandle(ProcessorCountersValues.class, "batches", long.class);
+            EXCEPTIONS = lookup.findVarHandle(ProcessorCountersValues.class, "exceptions", long.class);
+            REWINDS = lookup.findVarHandle(ProcessorCountersValues.class, "rewinds", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    // The writer reads its own fields plainly; opaque stores give readers whole (untorn) values
+    // that become visible promptly, without the fences of release or volatile: counters publish
+    // nothing else.
+
+    void batchDone(final long size) {
+        EVENTS.setOpaque(this, events + size);
+        BATCHES.setOpaque(this, batches + 1L);
+    }
+
+    void eventsDone(final long count) {
+        EVENTS.setOpaque(this, events + count);
+    }
+
+    void exceptionHandled() {
+        EXCEPTIONS.setOpaque(this, exceptions + 1L);
+    }
+
+    void rewound() {
+        REWINDS.setOpaque(this, rewinds + 1L);
+    }
+
+    // Opaque loads: a whole, recent value, in no particular order with other memory.
+
+    long events() {
+        return (long) EVENTS.getOpaque(this);
+    }
+
+    long batches() {
+        return (long) BATCHES.getOpaque(this);
+    }
+
+    long exceptions() {
+        return (long) EXCEPTIONS.getOpaque(this);
+    }
+
+    long rewinds() {
+        return (long) REWINDS.getOpaque(this);
+    }
+}
