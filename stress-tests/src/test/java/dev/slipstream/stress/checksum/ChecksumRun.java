@@ -1,12 +1,10 @@
 package dev.slipstream.stress.checksum;
 
+import dev.slipstream.processor.BatchEventProcessor;
 import dev.slipstream.ring.EventTranslator;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
-import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.ProducerWaitStrategy;
-import dev.slipstream.sequence.Sequence;
-import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Moves a bounded number of events from N producer threads through a real ring to one consumer
- * thread and hands back the consumer's {@link ChecksumVerifier}. If the run does not finish in
- * time it closes the ring and alerts the barrier, so that no thread is left behind, and fails
- * with how far it got.
+ * Moves a bounded number of events from N producer threads through a real ring to one
+ * {@link BatchEventProcessor} running a {@link ChecksumVerifier}, and hands the verifier back.
+ * If the run does not finish in time, or a thread throws, it closes the ring and halts the
+ * processor, so that no thread is left behind, and fails with how far it got.
  */
 final class ChecksumRun {
     /** How a producer publishes: each exercises a different production path. */
@@ -36,8 +34,8 @@ final class ChecksumRun {
     private final long perProducer;
     private final List<Publish> producers;
     private final ChecksumVerifier verifier;
+    private final BatchEventProcessor<ChecksumEvent> processor;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Sequence consumed = new Sequence();
     private long elapsedNanos;
 
     ChecksumRun(final ProducerType type, final int ringSize, final WaitStrategy waitStrategy,
@@ -45,8 +43,9 @@ final class ChecksumRun {
         this.ring = RingBuffer.create(type, ChecksumEvent::new, ringSize, waitStrategy, onFull);
         this.perProducer = perProducer;
         this.producers = List.copyOf(producers);
-        this.verifier = new ChecksumVerifier(producers.size());
-        ring.addGatingSequences(consumed);
+        this.verifier = new ChecksumVerifier(producers.size(), perProducer * producers.size() - 1);
+        this.processor = new BatchEventProcessor<>(ring, ring.newBarrier(), verifier).setName("checksum");
+        ring.addGatingSequences(processor.getSequence());
     }
 
     /**
@@ -57,39 +56,50 @@ final class ChecksumRun {
      */
     ChecksumVerifier run(final Duration limit) throws InterruptedException {
         final long total = perProducer * producers.size();
-        final SequenceBarrier barrier = ring.newBarrier();
         final CountDownLatch start = new CountDownLatch(1);
+        final Thread consumer = thread("consumer", start, processor::run);
         final List<Thread> threads = new ArrayList<>();
-        threads.add(thread("consumer", start, () -> consume(barrier, total)));
         for (int p = 0; p < producers.size(); p++) {
             final int id = p;
             threads.add(thread("producer-" + p, start, () -> produce(id, producers.get(id))));
         }
+        consumer.start();
         threads.forEach(Thread::start);
         final long t0 = System.nanoTime();
         start.countDown();
         final long deadline = t0 + limit.toNanos();
-        // Wait for the end, a thread that threw (the others would then wait forever), or the deadline.
+        // Wait for the producers, then for the last event to be verified; stop early if a thread
+        // threw (the others would then wait forever) or at the deadline.
         for (Thread t : threads) {
             while (t.isAlive() && failure.get() == null && System.nanoTime() < deadline) {
                 t.join(100);
             }
         }
-        elapsedNanos = System.nanoTime() - t0;
-        final Throwable thrown = failure.get();
-        final boolean stuck = threads.stream().anyMatch(Thread::isAlive);
-        if (stuck) {
-            // Free every thread: producers waiting for space throw, the consumer's wait throws.
-            ring.close("checksum run stopped");
-            barrier.alert();
-            for (Thread t : threads) {
-                t.join(10_000);
-            }
+        while (failure.get() == null && !verifier.awaitLast(100, TimeUnit.MILLISECONDS)
+                && System.nanoTime() < deadline) {
+            // the processor is still catching up
         }
-        if (thrown != null || stuck) {
+        elapsedNanos = System.nanoTime() - t0;
+        final boolean finished = verifier.awaitLast(0, TimeUnit.MILLISECONDS);
+        // Free every thread: producers waiting for space throw, the processor's wait is alerted.
+        if (!finished) {
+            ring.close("checksum run stopped");
+        }
+        processor.halt();
+        threads.add(consumer);
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        final Throwable thrown = failure.get() != null ? failure.get() : processor.getFailure();
+        // After a halt the processor still ends its batch and releases it: the last sequence.
+        final boolean released = processor.getSequence().get() == total - 1;
+        if (thrown != null || !finished || consumer.isAlive() || !released) {
             throw new AssertionError((thrown != null ? thrown.getClass().getSimpleName() + " in a run thread"
-                    : "not finished after " + limit) + ": consumer at sequence " + consumed.get() + " of "
-                    + (total - 1) + ", cursor " + ring.getCursor() + ", events seen " + verifier.events()
+                    : !finished ? "not finished after " + limit
+                    : consumer.isAlive() ? "the processor did not stop after halt()"
+                    : "the processor did not release its last batch")
+                    + ": processor at sequence " + processor.getSequence().get() + " of " + (total - 1)
+                    + ", cursor " + ring.getCursor() + ", events seen " + verifier.events()
                     + ", errors " + verifier.errors()
                     + (verifier.firstError() == null ? "" : " (first: " + verifier.firstError() + ")"), thrown);
         }
@@ -117,26 +127,6 @@ final class ChecksumRun {
         }, "checksum-" + name);
         t.setDaemon(true);
         return t;
-    }
-
-    private void consume(final SequenceBarrier barrier, final long total) throws Exception {
-        long next = 0;
-        while (next < total) {
-            final long available;
-            try {
-                available = barrier.waitFor(next);
-            } catch (AlertException stop) {
-                return;
-            }
-            for (long s = next; s <= available; s++) {
-                verifier.onEvent(ring.get(s), s, s == available);
-            }
-            if (available >= next) {
-                // release: our reads of these slots happen before producers reuse them
-                consumed.set(available);
-                next = available + 1;
-            }
-        }
     }
 
     private void produce(final int id, final Publish style) {

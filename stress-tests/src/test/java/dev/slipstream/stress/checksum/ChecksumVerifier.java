@@ -1,22 +1,35 @@
 package dev.slipstream.stress.checksum;
 
 import dev.slipstream.processor.EventHandler;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Checks the stream one consumer sees: every producer's events arrive in that producer's order
  * with no gap and no repeat, ring sequences arrive consecutively, and the sums add up. Runs on
- * the consumer thread; read its results after that thread has been joined.
+ * the consumer thread; read its results once {@link #awaitLast} returned true (the latch orders
+ * the consumer's writes before the reader's reads) or the consumer thread has been joined.
  */
 final class ChecksumVerifier implements EventHandler<ChecksumEvent> {
     private final long[] nextCount;
+    private final long lastExpected;
+    private final CountDownLatch last = new CountDownLatch(1);
     private long lastSequence = -1;
+    private int lastProducer = -1;
+    private long producerSwitches;
     private long events;
     private long sum;
     private long errors;
     private String firstError;
 
-    ChecksumVerifier(final int producers) {
-        nextCount = new long[producers];
+    ChecksumVerifier(final int producers, final long lastExpected) {
+        this.nextCount = new long[producers];
+        this.lastExpected = lastExpected;
+    }
+
+    /** Waits until the event of sequence {@code lastExpected} has been verified. */
+    boolean awaitLast(final long timeout, final TimeUnit unit) throws InterruptedException {
+        return last.await(timeout, unit);
     }
 
     @Override
@@ -38,9 +51,16 @@ final class ChecksumVerifier implements EventHandler<ChecksumEvent> {
                         + ", expected event " + nextCount[producer]);
             }
             nextCount[producer] = count + 1;
+            if (producer != lastProducer) {
+                producerSwitches++;
+                lastProducer = producer;
+            }
         }
         events++;
         sum += value;
+        if (sequence == lastExpected) {
+            last.countDown();
+        }
     }
 
     private void error(final String what) {
@@ -67,6 +87,11 @@ final class ChecksumVerifier implements EventHandler<ChecksumEvent> {
 
     long nextCount(final int producer) {
         return nextCount[producer];
+    }
+
+    /** How often the stream changed from one producer's events to another's: how much they interleaved. */
+    long producerSwitches() {
+        return producerSwitches;
     }
 
     long sum() {
