@@ -19,4 +19,6 @@ module dev.slipstream {
     exports dev.slipstream.wait;
     exports dev.slipstream.ring;
     exports dev.slipstream.processor;
+    exports dev.slipstream.topology;
+    exports dev.slipstream.monitor;
 }
