@@ -21,4 +21,5 @@ module dev.slipstream {
     exports dev.slipstream.processor;
     exports dev.slipstream.topology;
     exports dev.slipstream.monitor;
+    exports dev.slipstream.queue;
 }

@@ -68,4 +68,8 @@ public final class StageBacklogEvent extends Event {
     /** Exceptions the stage's handler has thrown so far. */
     @Label("Exceptions Handled")
     public long exceptionsHandled;
+
+    /** Creates an empty event; the monitoring hook fills in the fields and commits it. */
+    public StageBacklogEvent() {
+    }
 }

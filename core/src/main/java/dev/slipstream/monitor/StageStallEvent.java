@@ -59,4 +59,8 @@ public final class StageStallEvent extends Event {
     @Label("Threshold")
     @Timespan(Timespan.NANOSECONDS)
     public long threshold;
+
+    /** Creates an empty event; the monitoring hook fills in the fields and commits it. */
+    public StageStallEvent() {
+    }
 }

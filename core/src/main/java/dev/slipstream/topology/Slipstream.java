@@ -1304,7 +1304,7 @@ public final class Slipstream<E> implements AutoCloseable {
      *         .name("ticks").ringSize(8192).producers(ProducerType.SINGLE)
      *         .waitStrategy(new BlockingWaitStrategy())
      *         .producerWaitStrategy(ProducerWaitStrategies.defaultStrategy())
-     *         .threadFactory(Thread.ofPlatform().factory())
+     *         .threadFactory(Thread::new)
      *         .build();
      * }</pre>
      *

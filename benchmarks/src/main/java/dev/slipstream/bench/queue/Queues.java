@@ -1,0 +1,54 @@
+package dev.slipstream.bench.queue;
+
+import dev.slipstream.queue.LscqQueue;
+import dev.slipstream.queue.ScqQueue;
+import java.util.Queue;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.jctools.queues.MpmcArrayQueue;
+import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
+
+/** The queues compared, built the same way in every benchmark. */
+final class Queues {
+    /** Capacity of every bounded queue in the comparison. */
+    static final int CAPACITY = 1 << 16;
+    /** Segment (chunk) size of the unbounded array-based queues: LSCQ and JCTools' xadd queue. */
+    static final int SEGMENT = 1 << 12;
+    /**
+     * A thread whose own successful offers exceed its own successful polls by this much polls
+     * that many back, inside the measured time, so that no queue grows without bound; with at
+     * most two threads the bounded queues (capacity {@link #CAPACITY}) then never fill.
+     */
+    static final int DRAIN_AT = 1 << 14;
+
+    private Queues() {
+    }
+
+    static Queue<Integer> create(final String impl, final int order, final boolean remap) {
+        switch (impl) {
+            case "ScqQueue":
+                return new ScqQueue<>(1 << order, remap);
+            case "LscqQueue":
+                return new LscqQueue<>(1 << order, remap);
+            case "MpmcArrayQueue":
+                return new MpmcArrayQueue<>(CAPACITY);
+            case "MpmcUnboundedXaddArrayQueue":
+                return new MpmcUnboundedXaddArrayQueue<>(SEGMENT);
+            case "ConcurrentLinkedQueue":
+                return new ConcurrentLinkedQueue<>();
+            case "LinkedBlockingQueue":
+                return new LinkedBlockingQueue<>();
+            case "ArrayBlockingQueue":
+                return new ArrayBlockingQueue<>(CAPACITY);
+            default:
+                throw new IllegalArgumentException("unknown queue implementation: " + impl);
+        }
+    }
+
+    /** The default order of the Slipstream queue of this name in the comparison. */
+    static int defaultOrder(final String impl) {
+        return "ScqQueue".equals(impl) ? Integer.numberOfTrailingZeros(CAPACITY)
+                : Integer.numberOfTrailingZeros(SEGMENT);
+    }
+}

@@ -1,0 +1,651 @@
+package dev.slipstream.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.AbstractQueue;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * 120 bytes before the head pointer. Each padding class also declares an int: the JVM fills
+ * 4-byte holes with later subclasses' fields, and a reference would otherwise land in the hole
+ * after the object header, in front of the padding instead of behind it.
+ */
+abstract class LscqPad0<E> extends AbstractQueue<E> {
+    int pi0;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
+}
+
+/** The segment consumers poll; moves forward when a drained segment has a successor. */
+abstract class LscqHeadField<E> extends LscqPad0<E> {
+    LscqQueue.Segment headSegment;
+}
+
+/** 120 bytes between the head and tail pointers. */
+abstract class LscqPad1<E> extends LscqHeadField<E> {
+    int pi1;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
+}
+
+/** The segment producers offer to; moves forward when a full segment gets a successor. */
+abstract class LscqTailField<E> extends LscqPad1<E> {
+    LscqQueue.Segment tailSegment;
+}
+
+/** 120 bytes after the tail pointer. */
+abstract class LscqPad2<E> extends LscqTailField<E> {
+    int pi2;
+    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
+}
+
+/** Written only when a segment is allocated: the allocation gate and counters. */
+abstract class LscqAllocation<E> extends LscqPad2<E> {
+    int allocating;
+    long segmentsAllocated;
+    long segmentsLinked;
+    long gateBypasses;
+    boolean closed;
+}
+
+/**
+ * An unbounded, lock-free, multi-producer multi-consumer FIFO queue: LSCQ (Nikolaev, DISC 2019),
+ * a linked list of bounded SCQ segments of {@code 2^order} elements each. An offer never waits
+ * for a consumer: when the last segment is full it is finalized (bit 63 of its allocated ring's
+ * tail) and a new segment, already holding the element, is linked after it.
+ *
+ * <p>While consumers keep up, one segment is reused round and round and nothing is allocated.
+ * A backlog larger than a segment allocates segments; drained ones are left to the garbage
+ * collector (never recycled, since a slow thread may still hold one). When many producers find
+ * the last segment full at once, only one of them allocates the next segment; the others wait
+ * for it, spinning and then yielding, and allocate their own only if the allocating thread has
+ * not finished after about a thousand yields (then a surplus segment is dropped).
+ *
+ * <pre>{@code
+ * LscqQueue<Request> ingress = new LscqQueue<>();          // 4096 elements per segment
+ * ingress.offer(request);                                  // always true until close()
+ * Request r = ingress.poll();                              // null when empty
+ * int n = ingress.drain(batch::add, 256);
+ * }</pre>
+ *
+ * <h2>Limits</h2>
+ * <ul>
+ *   <li><b>Threads:</b> at most {@code max(segmentCapacity, 64)} threads may be inside one
+ *       operation on the queue at once. Beyond that the emptiness check of a segment may fail
+ *       and, when the head segment is retired, an element may be lost. The default segment
+ *       capacity, 4096, keeps this out of reach.</li>
+ *   <li><b>Memory:</b> a segment takes about {@code 36 * segmentCapacity} bytes with compressed
+ *       references (147 KiB at the default 4096); an empty queue holds one segment. A backlog
+ *       of {@code m} elements holds about {@code m / segmentCapacity + 1} segments.</li>
+ *   <li><b>Counters:</b> positions are 63-bit (bit 63 is the finalize bit): a segment can take
+ *       2^63 operations, centuries at any realistic rate.</li>
+ *   <li><b>Not supported:</b> {@link #iterator()} (and so {@code contains},
+ *       {@code remove(Object)} and bulk removal) throws {@link UnsupportedOperationException}.
+ *       {@link #size()} walks the segments and is an estimate while other threads operate;
+ *       {@link #peek()} is weakly consistent (see there).</li>
+ * </ul>
+ *
+ * @param <E> the element type; null elements are rejected
+ */
+public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<E> {
+    /** The segment capacity used when none is given. */
+    public static final int DEFAULT_SEGMENT_CAPACITY = 1 << 12;
+    /** Yields a producer makes waiting for another producer's new segment before making its own. */
+    static final int GATE_WAIT_YIELDS = 1_000;
+    /** Spins before those yields. */
+    static final int GATE_WAIT_SPINS = 128;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle ALLOCATING;
+    private static final VarHandle ALLOCATED;
+    private static final VarHandle LINKED;
+    private static final VarHandle BYPASSES;
+    private static final VarHandle CLOSED;
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(LscqHeadField.class, "headSegment", Segment.class);
+            TAIL = lookup.findVarHandle(LscqTailField.class, "tailSegment", Segment.class);
+            ALLOCATING = lookup.findVarHandle(LscqAllocation.class, "allocating", int.class);
+            ALLOCATED = lookup.findVarHandle(LscqAllocation.class, "segmentsAllocated", long.class);
+            LINKED = lookup.findVarHandle(LscqAllocation.class, "segmentsLinked", long.class);
+            BYPASSES = lookup.findVarHandle(LscqAllocation.class, "gateBypasses", long.class);
+            CLOSED = lookup.findVarHandle(LscqAllocation.class, "closed", boolean.class);
+            NEXT = lookup.findVarHandle(Segment.class, "next", Segment.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** One bounded SCQ whose allocated ring can be finalized, and the link to the next one. */
+    static final class Segment extends Scq {
+        /** Set once, by CAS; {@link #CLOSED_LINK} after {@link LscqQueue#close()}. */
+        Segment next;
+
+        Segment(final int order, final boolean remap, final long start) {
+            super(order, remap, start, true);
+        }
+
+        Segment next() {
+            // acquire: a successor is seen fully built, holding its first element
+            return (Segment) NEXT.getAcquire(this);
+        }
+
+        boolean casNext(final Segment successor) {
+            // volatile CAS: publishes the successor built by this thread
+            return NEXT.compareAndSet(this, null, successor);
+        }
+    }
+
+    /** Linked after the last segment by close(): no segment can follow it. */
+    private static final Segment CLOSED_LINK = new Segment(0, false, 0L);
+
+    private final int order;
+    private final boolean remap;
+    private final long start;
+
+    /** Creates a queue with {@link #DEFAULT_SEGMENT_CAPACITY} elements per segment and cache remap on. */
+    public LscqQueue() {
+        this(DEFAULT_SEGMENT_CAPACITY, true);
+    }
+
+    /**
+     * Creates a queue.
+     *
+     * @param segmentCapacity elements per segment, a power of two from 1 to
+     *     {@link ScqQueue#MAX_CAPACITY}; also the number of threads the queue supports at once
+     *     (at least 64 whatever the capacity)
+     * @throws IllegalArgumentException if {@code segmentCapacity} is not such a power of two
+     */
+    public LscqQueue(final int segmentCapacity) {
+        this(segmentCapacity, true);
+    }
+
+    /**
+     * Creates a queue.
+     *
+     * @param segmentCapacity elements per segment, a power of two from 1 to
+     *     {@link ScqQueue#MAX_CAPACITY}
+     * @param cacheRemap whether neighbouring positions of the rings are spread over different
+     *     cache lines (on by default; off only to measure what it buys)
+     * @throws IllegalArgumentException if {@code segmentCapacity} is not such a power of two
+     */
+    public LscqQueue(final int segmentCapacity, final boolean cacheRemap) {
+        this(segmentCapacity, cacheRemap, 0L);
+    }
+
+    /** For soak tests: every segment's counters start at {@code start}, 0 to 2^62. */
+    LscqQueue(final int segmentCapacity, final boolean cacheRemap, final long start) {
+        this.order = ScqQueue.orderOf(segmentCapacity, "segmentCapacity");
+        this.remap = cacheRemap;
+        if (start < 0 || start > (1L << 62)) {
+            throw new IllegalArgumentException("start must be between 0 and 2^62, got " + start);
+        }
+        this.start = start;
+        final Segment first = new Segment(order, cacheRemap, start);
+        this.segmentsAllocated = 1;
+        this.segmentsLinked = 1;
+        this.headSegment = first;
+        this.tailSegment = first;
+        // release fence: a thread that obtains the queue through a data race still sees both
+        // pointers set (they are not final, so final-field semantics do not cover them)
+        VarHandle.releaseFence();
+    }
+
+    /**
+     * Inserts an element at the tail; never waits for a consumer.
+     *
+     * @param e the element
+     * @return true, unless the queue has been {@linkplain #close() closed}
+     * @throws NullPointerException if {@code e} is null
+     */
+    @Override
+    public boolean offer(final E e) {
+        Objects.requireNonNull(e, "element must not be null");
+        // Hot path, small enough to be inlined.
+        // acquire: the tail segment and everything written before it was linked
+        final Segment t = (Segment) TAIL.getAcquire(this);
+        if (t.next() == null) {
+            if (t.offer(e)) {
+                return true;
+            }
+            return offerSlow(e, t);
+        }
+        return offerSlow(e, null);
+    }
+
+    /**
+     * Offers past a full segment: moves the tail pointer forward, or links a new segment.
+     *
+     * @param full a segment whose offer already failed (so it is finalized), or null
+     */
+    private boolean offerSlow(final E e, Segment full) {
+        int waits = 0;
+        while (true) {
+            // acquire: the tail segment and everything written before it was linked
+            final Segment t = (Segment) TAIL.getAcquire(this);
+            final Segment next = t.next();
+            if (next != null) {
+                if (next == CLOSED_LINK) {
+                    return false;
+                }
+                // help a slow linker: volatile CAS, a lost race means someone else moved it
+                TAIL.compareAndSet(this, t, next);
+                continue;
+            }
+            if (t != full) {
+                if (t.offer(e)) {
+                    return true;
+                }
+                full = t; // finalized now: never offer to it again
+            }
+            if (appendSegment(t, e, waits >= GATE_WAIT_SPINS + GATE_WAIT_YIELDS)) {
+                return true;
+            }
+            if ((boolean) CLOSED.getVolatile(this)) {
+                // volatile load: close() finalizes the tail and links CLOSED_LINK right after
+                waits = 0;
+                Thread.onSpinWait();
+                continue;
+            }
+            if (waits < GATE_WAIT_SPINS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+            waits++;
+        }
+    }
+
+    /**
+     * Links a new segment holding {@code e} after the full segment {@code t}, if this thread gets
+     * the allocation gate (or {@code bypass}, when the gate holder seems stalled).
+     *
+     * @return true if {@code e} is in the queue
+     */
+    private boolean appendSegment(final Segment t, final E e, final boolean bypass) {
+        // volatile load, then CAS: one allocating producer at a time; waiters only read the
+        // gate, so they do not pull its cache line back and forth while they wait
+        final boolean gate = (int) ALLOCATING.getVolatile(this) == 0 && ALLOCATING.compareAndSet(this, 0, 1);
+        if (!gate && !bypass) {
+            return false;
+        }
+        try {
+            if (t.next() != null || (boolean) CLOSED.getVolatile(this)) {
+                return false; // someone linked one (or the queue closed) meanwhile: retry there
+            }
+            if (!gate) {
+                // volatile FAA: a statistic, on the rare path only
+                BYPASSES.getAndAdd(this, 1L);
+            }
+            final Segment s = new Segment(order, remap, start);
+            // volatile FAA: a statistic, once per segment
+            ALLOCATED.getAndAdd(this, 1L);
+            s.offer(e); // private to this thread: cannot fail on an empty segment
+            if (t.casNext(s)) {
+                // volatile FAA: a statistic, once per segment
+                LINKED.getAndAdd(this, 1L);
+                // volatile CAS: a lost race means another thread already helped
+                TAIL.compareAndSet(this, t, s);
+                return true;
+            }
+            return false; // lost to a bypassing producer or to close(): s is dropped
+        } finally {
+            if (gate) {
+                // release: the next gate holder sees the link made above
+                ALLOCATING.setRelease(this, 0);
+            }
+        }
+    }
+
+    /**
+     * Removes and returns the oldest element, never waiting.
+     *
+     * @return the element, or null if the queue is empty
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E poll() {
+        // Hot path, small enough to be inlined.
+        // acquire: the head segment as linked
+        final Segment h = (Segment) HEAD.getAcquire(this);
+        final Object e = h.poll();
+        if (e != null) {
+            return (E) e;
+        }
+        return pollSlow(h);
+    }
+
+    /** A poll that found segment {@code h} empty: crosses to the next segment if there is one. */
+    @SuppressWarnings("unchecked")
+    private E pollSlow(Segment h) {
+        while (true) {
+            final Segment next = h.next();
+            if (next == null || next == CLOSED_LINK) {
+                return null;
+            }
+            // h is finalized: late enqueuers may have completed after our failed poll, and the
+            // threshold may have run out; search once more from a full threshold
+            h.aq.resetThreshold();
+            Object e = h.poll();
+            if (e != null) {
+                return (E) e;
+            }
+            // volatile CAS: retire h; a lost race means another consumer already did
+            HEAD.compareAndSet(this, h, next);
+            // acquire: the head segment as linked
+            h = (Segment) HEAD.getAcquire(this);
+            e = h.poll();
+            if (e != null) {
+                return (E) e;
+            }
+        }
+    }
+
+    /**
+     * Returns the oldest element without removing it, weakly consistent: the element returned
+     * was in the queue during the call, and null means none was seen. While another thread's
+     * offer is between claiming its position and writing it, a later element may be returned
+     * than the next poll will take. Exact when no other thread operates on the queue.
+     *
+     * @return the element, or null
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E peek() {
+        // acquire: the head segment as linked
+        Segment s = (Segment) HEAD.getAcquire(this);
+        while (s != null && s != CLOSED_LINK) {
+            final Object e = s.peek();
+            if (e != null) {
+                return (E) e;
+            }
+            s = s.next();
+        }
+        return null;
+    }
+
+    /**
+     * Whether no element was seen; weakly consistent like {@link #peek()}.
+     *
+     * @return true if {@link #peek()} found nothing
+     */
+    @Override
+    public boolean isEmpty() {
+        return peek() == null;
+    }
+
+    /**
+     * The number of elements, summed over the segments: exact when no other thread operates,
+     * an estimate otherwise; takes time proportional to the number of segments.
+     *
+     * @return the count, at most {@link Integer#MAX_VALUE}
+     */
+    @Override
+    public int size() {
+        long size = 0;
+        // acquire: the head segment as linked
+        Segment s = (Segment) HEAD.getAcquire(this);
+        while (s != null && s != CLOSED_LINK) {
+            size += s.sizeEstimate();
+            s = s.next();
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Removes up to {@code limit} elements and hands each to {@code consumer}, in FIFO order.
+     * A consumer that throws loses only the element it was given, which has left the queue.
+     *
+     * @param consumer receives the elements
+     * @param limit the most to remove, {@code >= 0}
+     * @return how many were removed
+     * @throws NullPointerException if {@code consumer} is null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public int drain(final Consumer<? super E> consumer, final int limit) {
+        Objects.requireNonNull(consumer, "consumer must not be null");
+        ScqQueue.checkLimit(limit);
+        final Consumer<Object> sink = (Consumer<Object>) consumer;
+        int n = 0;
+        while (n < limit) {
+            // acquire: the head segment as linked
+            final Segment h = (Segment) HEAD.getAcquire(this);
+            n += h.drain(sink, limit - n);
+            if (n == limit) {
+                break;
+            }
+            final Object e = poll(); // crosses to the next segment, or finds the queue empty
+            if (e == null) {
+                break;
+            }
+            n++;
+            sink.accept(e);
+        }
+        return n;
+    }
+
+    /**
+     * Inserts {@code limit} elements from {@code supplier} (all of them: the queue is unbounded),
+     * unless the queue is closed.
+     *
+     * @param supplier produces the elements; must not return null
+     * @param limit how many to insert, {@code >= 0}
+     * @return how many were inserted: {@code limit}, or fewer once the queue is closed (if it
+     *     closes during the call, the element supplied last may be dropped)
+     * @throws NullPointerException if {@code supplier} is null or returns null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int fill(final Supplier<? extends E> supplier, final int limit) {
+        Objects.requireNonNull(supplier, "supplier must not be null");
+        ScqQueue.checkLimit(limit);
+        int n = 0;
+        while (n < limit && !isClosed()) {
+            final E e = supplier.get();
+            if (e == null) {
+                throw new NullPointerException("supplier returned null; queues do not hold null elements");
+            }
+            if (!offer(e)) {
+                break; // closed meanwhile: the element supplied last is not in the queue
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Closes the queue to producers: offers that start after this call returns fail (return
+     * false; {@code add} throws {@link IllegalStateException}); every element whose offer
+     * returned true can still be polled. Idempotent.
+     *
+     * <p>Offers already in progress when {@code close} is called may still succeed, and may do
+     * so after {@code close} has returned: close is not linearizable with them (a poll right
+     * after {@code close} can return null and a later one the late element). A consumer that
+     * must take everything uses {@link #isDrained()} as its end condition.
+     */
+    public void close() {
+        // volatile store: producers that find the tail full stop allocating
+        CLOSED.setVolatile(this, true);
+        while (true) {
+            // acquire: the tail segment as linked
+            Segment t = (Segment) TAIL.getAcquire(this);
+            Segment next;
+            while ((next = t.next()) != null && next != CLOSED_LINK) {
+                t = next;
+            }
+            if (next == CLOSED_LINK) {
+                return;
+            }
+            t.aq.finalizeRing();
+            if (t.casNext(CLOSED_LINK)) {
+                return;
+            }
+            // a producer linked a segment just before: finalize that one too
+        }
+    }
+
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        // volatile load
+        return (boolean) CLOSED.getVolatile(this);
+    }
+
+    /**
+     * Inserts an element, or throws if the queue is closed.
+     *
+     * @param e the element
+     * @return true
+     * @throws NullPointerException if {@code e} is null
+     * @throws IllegalStateException if the queue is closed
+     */
+    @Override
+    public boolean add(final E e) {
+        if (offer(e)) {
+            return true;
+        }
+        throw new IllegalStateException("queue is closed");
+    }
+
+    /**
+     * Whether the queue is closed and every element it accepted has been taken: the end
+     * condition of a consumer that drains a closed queue. An offer still in progress when the
+     * queue closed may yet complete; until it has (or has failed), this returns false, and the
+     * consumer should keep polling (a poll resolves such offers).
+     *
+     * <pre>{@code
+     * queue.close();
+     * while (!queue.isDrained()) {
+     *     Request r = queue.poll();
+     *     if (r != null) handle(r); else Thread.onSpinWait();
+     * }
+     * }</pre>
+     *
+     * @return true if closed and drained for good; always false while open
+     */
+    public boolean isDrained() {
+        if (!isClosed()) {
+            return false;
+        }
+        // acquire: the head segment as linked
+        final Segment h = (Segment) HEAD.getAcquire(this);
+        final Segment next = h.next();
+        if (next != CLOSED_LINK) {
+            return false; // more segments, or close() still linking
+        }
+        if (h.aq.head() - h.aq.tail() >= 0) {
+            return true;
+        }
+        // positions left between head and tail: make the next poll search them
+        h.aq.resetThreshold();
+        return false;
+    }
+
+    /**
+     * Elements per segment.
+     *
+     * @return a power of two
+     */
+    public int segmentCapacity() {
+        return 1 << order;
+    }
+
+    /**
+     * Whether the rings spread neighbouring positions over different cache lines.
+     *
+     * @return the cache-remap setting
+     */
+    public boolean isCacheRemap() {
+        return remap;
+    }
+
+    /**
+     * Not supported: the rings cannot be walked without taking the elements out.
+     *
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public Iterator<E> iterator() {
+        throw ScqQueue.unsupported("iterator()");
+    }
+
+    /**
+     * Not supported: the rings cannot be searched without taking the elements out.
+     *
+     * @param o ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean contains(final Object o) {
+        throw ScqQueue.unsupported("contains(Object)");
+    }
+
+    /**
+     * Not supported: an element in the middle cannot be removed from a ring of indices.
+     *
+     * @param o ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean remove(final Object o) {
+        throw ScqQueue.unsupported("remove(Object)");
+    }
+
+    /** Removes every element, by polling until the queue is empty. */
+    @Override
+    public void clear() {
+        while (poll() != null) {
+            // keep polling
+        }
+    }
+
+    /**
+     * A description of the queue (not its contents, which cannot be listed).
+     *
+     * @return segment capacity and estimated size
+     */
+    @Override
+    public String toString() {
+        return "LscqQueue[segmentCapacity=" + segmentCapacity() + ", size~" + size()
+                + (isClosed() ? ", closed" : "") + "]";
+    }
+
+    /**
+     * Segments allocated so far, the first included: with the segment size, what the queue has
+     * cost in memory over its life. Under a burst of producers it stays at the number of
+     * segments the backlog needs (plus one per producer that found the allocating thread stalled).
+     *
+     * @return the count, from 1
+     */
+    public long segmentsAllocated() {
+        return (long) ALLOCATED.getVolatile(this);
+    }
+
+    /** Segments linked into the list so far (the first included). */
+    long segmentsLinked() {
+        return (long) LINKED.getVolatile(this);
+    }
+
+    /** Allocations made without the gate because its holder seemed stalled. */
+    long gateBypasses() {
+        return (long) BYPASSES.getVolatile(this);
+    }
+
+    /** The current head segment, for tests. */
+    Segment headSegment() {
+        return (Segment) HEAD.getAcquire(this);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.slipstream.queue;
+
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.TimeoutException;
+import dev.slipstream.sequence.WaitStrategy;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+
+/** 120 bytes before the waiter count. */
+abstract class QueueSignalPad0 {
+    int pi0;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
+}
+
+/** Threads waiting on this signal; read by every signalling operation, written by waiters only. */
+abstract class QueueSignalWaiting extends QueueSignalPad0 {
+    int waiting;
+}
+
+/** 120 bytes after the waiter count. */
+abstract class QueueSignalPad1 extends QueueSignalWaiting {
+    int pi1;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
+}
+
+/**
+ * One condition of a blocking queue ("not empty" or "not full") waited on with a
+ * {@link WaitStrategy} instead of a lock.
+ *
+ * <p>A waiter registers (count + 1), reads the event counter, re-checks the queue, and waits with
+ * the strategy for the counter to pass what it read. An operation that may release waiters (an
+ * offer for "not empty", a poll for "not full") reads the waiter count after it completes, and
+ * only if it is not zero moves the counter and calls
+ * {@link WaitStrategy#signalAllWhenBlocking()}. The waiter's count increment and the operation's
+ * completion are both volatile writes, each followed by a volatile read of the other's variable:
+ * at least one side sees the other, so a wake-up is never lost.
+ *
+ * <p>Cost: while nobody waits, one volatile load of a cache line only waiters write. While
+ * someone waits, an atomic increment and the strategy's signal per operation.
+ *
+ * <p>Timed waits cannot use the strategy: {@code WaitStrategy.waitFor} has no deadline, and a
+ * parked waiter would sleep past it until the next signal. They spin, yield, then park in slices
+ * of at most {@link #MAX_TIMED_PARK_NANOS}, so a timed waiter notices an operation within that
+ * slice.
+ */
+final class QueueSignal extends QueueSignalPad1 {
+    /** The longest a timed waiter sleeps before looking again: 100 µs. */
+    static final long MAX_TIMED_PARK_NANOS = 100_000L;
+    private static final int TIMED_SPINS = 200;
+    private static final int TIMED_YIELDS = 20;
+    private static final long FIRST_TIMED_PARK_NANOS = 5_000L;
+
+    private static final VarHandle WAITING;
+
+    static {
+        try {
+            WAITING = MethodHandles.lookup().findVarHandle(QueueSignalWaiting.class, "waiting", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Moves once per signalling operation that found a waiter; starts at 0. */
+    private final Sequence events = new Sequence(0L);
+    private final WaitStrategy strategy;
+
+    QueueSignal(final WaitStrategy strategy) {
+        this.strategy = Objects.requireNonNull(strategy, "waitStrategy must not be null");
+    }
+
+    WaitStrategy strategy() {
+        return strategy;
+    }
+
+    /** The counter waiters wait on, for owners that call the strategy themselves. */
+    Sequence events() {
+        return events;
+    }
+
+    /** Called after an operation that may let a waiter proceed. */
+    void signal() {
+        // volatile load, after the operation's last volatile write: sees a waiter that registered
+        // before that write (StoreLoad on both sides)
+        if ((int) WAITING.getVolatile(this) != 0) {
+            // volatile FAA: the counter the waiters wait on moves past what they read
+            events.incrementAndGet();
+            strategy.signalAllWhenBlocking();
+        }
+    }
+
+    /** Announces a waiter; call before {@link #seen()} and the re-check of the queue. */
+    void register() {
+        // volatile FAA: a signalling operation that completes after this sees the waiter
+        WAITING.getAndAdd(this, 1);
+    }
+
+    /** Withdraws a waiter registered with {@link #register()}. */
+    void deregister() {
+        // volatile FAA
+        WAITING.getAndAdd(this, -1);
+    }
+
+    /** The event counter, read before the waiter re-checks the queue. */
+    long seen() {
+        // volatile load: ordered after register() and before the re-check
+        return events.getVolatile();
+    }
+
+    /**
+     * Waits with the strategy until a signal moves the counter past {@code seen}.
+     *
+     * @throws InterruptedException if the thread is interrupted (checked by the barrier in the
+     *     strategy's loop, or by a parked strategy)
+     */
+    void await(final long seen) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        try {
+            strategy.waitFor(seen + 1, events, events, InterruptBarrier.INSTANCE);
+        } catch (AlertException e) {
+            Thread.interrupted();
+            throw new InterruptedException();
+        } catch (TimeoutException e) {
+            // a timing-out strategy gave up: the caller looks at its queue and waits again
+        }
+    }
+
+    /**
+     * Waits until a signal moves the counter past {@code seen} or {@code deadline}
+     * ({@link System#nanoTime()}) passes.
+     *
+     * @return false if the deadline passed
+     * @throws InterruptedException if the thread is interrupted
+     */
+    boolean awaitUntil(final long seen, final long deadline) throws InterruptedException {
+        int round = 0;
+        long park = FIRST_TIMED_PARK_NANOS;
+        // volatile load: the counter, as in seen()
+        while (events.getVolatile() == seen) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return false;
+            }
+            if (round < TIMED_SPINS) {
+                Thread.onSpinWait();
+            } else if (round < TIMED_SPINS + TIMED_YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, Math.min(remaining, park));
+                park = Math.min(park * 2, MAX_TIMED_PARK_NANOS);
+            }
+            round++;
+        }
+        return true;
+    }
+
+    /** Waiters registered now, for tests. */
+    int waiting() {
+        return (int) WAITING.getVolatile(this);
+    }
+
+    /**
+     * The barrier a blocked queue operation waits with: alerted while the waiting thread is
+     * interrupted, so that strategies which never park still let {@code take} be interrupted.
+     */
+    enum InterruptBarrier implements SequenceBarrier {
+        INSTANCE;
+
+        @Override
+        public long waitFor(final long sequence) {
+            throw new UnsupportedOperationException("only checkAlert() is used by queue waits");
+        }
+
+        @Override
+        public long getCursor() {
+            return -1L;
+        }
+
+        @Override
+        public boolean isAlerted() {
+            return Thread.currentThread().isInterrupted();
+        }
+
+        @Override
+        public void alert() {
+            throw new UnsupportedOperationException("interrupt the waiting thread instead");
+        }
+
+        @Override
+        public void clearAlert() {
+            // the interrupt status is cleared by the wait that reports it
+        }
+
+        @Override
+        public void checkAlert() throws AlertException {
+            if (Thread.currentThread().isInterrupted()) {
+                throw AlertException.INSTANCE;
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.slipstream.queue;
+
+import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * One bounded SCQ of references: a ring of free indices ({@code fq}, starts full), a ring of
+ * allocated indices ({@code aq}, starts empty) and the data array the indices point into.
+ * {@link ScqQueue} is one of these; {@link LscqQueue} links them as segments.
+ *
+ * <p>{@code data[i]} is read and written with plain accesses: the writer owns index {@code i}
+ * between taking it from one ring and putting it into the other, and the rings' volatile CAS and
+ * volatile loads order each owner's accesses before the next owner's.
+ */
+class Scq {
+    /** Unused references on each side of the data, so no other object shares their cache lines. */
+    static final int DATA_PAD = 32;
+
+    final IndexRing fq;
+    final IndexRing aq;
+    private final Object[] data;
+    private final int capacity;
+    /** Whether this is an LSCQ segment: a failed offer finalizes {@code aq}. */
+    private final boolean finalizable;
+
+    Scq(final int order, final boolean remap, final long start, final boolean finalizable) {
+        this.fq = new IndexRing(order, remap, true, start, false);
+        this.aq = new IndexRing(order, remap, false, start, finalizable);
+        this.capacity = 1 << order;
+        this.data = new Object[capacity + 2 * DATA_PAD];
+        this.finalizable = finalizable;
+    }
+
+    final int capacity() {
+        return capacity;
+    }
+
+    /**
+     * Inserts {@code e} if a free index is left.
+     *
+     * @return false if full; on a finalizable segment, false also means it is now finalized
+     */
+    final boolean offer(final Object e) {
+        final int i = fq.dequeue();
+        if (i == IndexRing.EMPTY) {
+            if (finalizable) {
+                aq.finalizeRing();
+            }
+            return false;
+        }
+        return publish(i, e);
+    }
+
+    /** Writes the element and hands its index to aq; gives the index back if aq is finalized. */
+    private boolean publish(final int i, final Object e) {
+        // plain store: aq's volatile CAS in enqueue publishes it
+        data[DATA_PAD + i] = e;
+        if (aq.enqueue(i)) {
+            return true;
+        }
+        // finalized under us: nobody will read this slot; plain store published by fq's CAS
+        data[DATA_PAD + i] = null;
+        fq.enqueue(i);
+        return false;
+    }
+
+    /**
+     * Removes the oldest element.
+     *
+     * @return the element, or null if none was found
+     */
+    final Object poll() {
+        final int i = aq.dequeue();
+        if (i == IndexRing.EMPTY) {
+            return null;
+        }
+        return take(i);
+    }
+
+    private Object take(final int i) {
+        // plain load: aq's volatile load of the entry made the producer's store visible
+        final Object e = data[DATA_PAD + i];
+        // plain store, ordered before the next producer's store by fq's CAS below
+        data[DATA_PAD + i] = null;
+        fq.enqueue(i);
+        return e;
+    }
+
+    /**
+     * Removes up to {@code limit} elements, handing each to {@code consumer} after its slot is
+     * free again.
+     */
+    final int drain(final Consumer<Object> consumer, final int limit) {
+        int n = 0;
+        while (n < limit) {
+            final int i = aq.dequeue();
+            if (i == IndexRing.EMPTY) {
+                break;
+            }
+            final Object e = take(i);
+            n++;
+            consumer.accept(e);
+        }
+        return n;
+    }
+
+    /**
+     * Inserts up to {@code limit} elements from {@code supplier}, asking it only when a free
+     * index is already held, so that nothing it supplies is dropped.
+     *
+     * Only for a bounded queue: a finalizable segment could refuse an element already supplied.
+     *
+     * @return how many were inserted; fewer than {@code limit} if the queue filled up
+     * @throws NullPointerException if the supplier returns null (the index is given back first)
+     */
+    final int fill(final Supplier<?> supplier, final int limit) {
+        if (finalizable) {
+            throw new IllegalStateException("fill on a finalizable segment");
+        }
+        int n = 0;
+        while (n < limit) {
+            final int i = fq.dequeue();
+            if (i == IndexRing.EMPTY) {
+                break;
+            }
+            final Object e;
+            try {
+                e = supplier.get();
+            } catch (RuntimeException | Error failure) {
+                fq.enqueue(i);
+                throw failure;
+            }
+            if (e == null) {
+                fq.enqueue(i);
+                throw new NullPointerException("supplier returned null; queues do not hold null elements");
+            }
+            publish(i, e); // cannot fail: aq of a bounded queue is never finalized
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * A weakly consistent look at the oldest element: scans from the head to the tail for the
+     * first position holding an element and returns it if the head has not moved meanwhile.
+     *
+     * @return an element present during the call, or null if none was seen
+     */
+    final Object peek() {
+        restart:
+        while (true) {
+            final long h = aq.head();
+            for (long p = h; ; p++) {
+                if (aq.tail() - p <= 0) {
+                    if (aq.head() == h) {
+                        return null;
+                    }
+                    continue restart;
+                }
+                final long entry = aq.entryAt(p);
+                final int i = aq.indexAt(entry, p);
+                if (i >= 0) {
+                    // plain load, validated below
+                    final Object e = data[DATA_PAD + i];
+                    // the load above completes before the re-checks below
+                    VarHandle.acquireFence();
+                    if (e != null && aq.head() == h && aq.entryAt(p) == entry) {
+                        return e;
+                    }
+                    continue restart;
+                }
+            }
+        }
+    }
+
+    /** Elements between head and tail of aq: exact when quiescent, an estimate otherwise. */
+    final int sizeEstimate() {
+        // tail first, then head: a concurrent dequeuer can only make the difference smaller
+        final long t = aq.tail();
+        final long h = aq.head();
+        final long size = t - h;
+        if (size <= 0) {
+            return 0;
+        }
+        return (int) Math.min(size, capacity);
+    }
+}

@@ -1,0 +1,286 @@
+package dev.slipstream.queue;
+
+import java.util.AbstractQueue;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A bounded, lock-free, multi-producer multi-consumer FIFO queue of capacity {@code 2^order}:
+ * SCQ (Nikolaev, DISC 2019) on single-width {@code VarHandle} fetch-and-add and CAS.
+ *
+ * <p>Two rings of indices do the work: a ring of free indices that starts full and a ring of
+ * allocated indices that starts empty, each a {@code long[]} of {@code 2n} entries whose words
+ * pack the lap (cycle), an IsSafe bit and the index. {@link #offer} takes a free index, writes
+ * the element into a plain array at that index and enqueues the index on the allocated ring;
+ * {@link #poll} does the reverse. Head, tail and threshold of each ring sit on cache lines of
+ * their own, and neighbouring positions are spread over different cache lines (the "remap",
+ * which can be switched off for measurement). Once a poll has found the queue empty, further
+ * polls return after a single load until the next offer: polling an idle queue is cheap.
+ *
+ * <pre>{@code
+ * ScqQueue<Order> queue = new ScqQueue<>(1024);     // capacity: a power of two
+ * if (!queue.offer(order)) {
+ *     // full: back off, or use ScqBlockingQueue.put
+ * }
+ * Order next = queue.poll();                         // null when empty
+ * int moved = queue.drain(this::handle, 64);         // up to 64 at once
+ * }</pre>
+ *
+ * <h2>Limits</h2>
+ * <ul>
+ *   <li><b>Threads:</b> at most {@code max(capacity, 64)} threads may be inside one operation
+ *       on the same queue at once (the paper's {@code k <= n}). Beyond that a poll may return
+ *       null while an element is present until the next offer. Choose a capacity of at least the
+ *       number of threads that use the queue.</li>
+ *   <li><b>Spurious full:</b> an offer holds a slot from taking it off the free ring until its
+ *       element is visible, and a poll holds one from removing its element until it gives the
+ *       slot back. {@link #offer} returns false when, at one moment during the call, every slot
+ *       holds an element <em>or is held by another thread's offer or poll in progress</em>, so it
+ *       may return false on a queue with fewer than {@code capacity} elements. With one producer
+ *       and one consumer this never shows (the queue is then a linearizable bounded FIFO queue,
+ *       as the Lincheck tests check); with more it can, most visibly at tiny capacities. Nothing
+ *       is lost: retry, or use a blocking put.</li>
+ *   <li><b>Memory:</b> about {@code 36 * capacity} bytes with compressed references
+ *       ({@code 2 * 2 * capacity} longs of ring entries plus {@code capacity} references),
+ *       allocated once; offering and polling allocate nothing.</li>
+ *   <li><b>Not supported:</b> {@link #iterator()} (and so {@code contains}, {@code remove(Object)},
+ *       {@code toString} of the contents and bulk removal) throws
+ *       {@link UnsupportedOperationException}: the rings cannot be walked without taking
+ *       elements out. {@link #size()} is an estimate while other threads operate;
+ *       {@link #peek()} is weakly consistent (see there).</li>
+ * </ul>
+ *
+ * @param <E> the element type; null elements are rejected
+ */
+public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E> {
+    /** The largest capacity: 2^29. */
+    public static final int MAX_CAPACITY = 1 << IndexRing.MAX_ORDER;
+
+    private final Scq scq;
+    private final boolean remap;
+
+    /**
+     * Creates a queue with cache remap on.
+     *
+     * @param capacity a power of two from 1 to {@link #MAX_CAPACITY}
+     * @throws IllegalArgumentException if {@code capacity} is not such a power of two
+     */
+    public ScqQueue(final int capacity) {
+        this(capacity, true);
+    }
+
+    /**
+     * Creates a queue.
+     *
+     * @param capacity a power of two from 1 to {@link #MAX_CAPACITY}
+     * @param cacheRemap whether neighbouring positions of the rings are spread over different
+     *     cache lines (on by default; off only to measure what it buys)
+     * @throws IllegalArgumentException if {@code capacity} is not such a power of two
+     */
+    public ScqQueue(final int capacity, final boolean cacheRemap) {
+        this(capacity, cacheRemap, 0L);
+    }
+
+    /** For soak tests: head and tail of both rings start at {@code start}, anywhere in 64 bits. */
+    ScqQueue(final int capacity, final boolean cacheRemap, final long start) {
+        this.scq = new Scq(orderOf(capacity, "capacity"), cacheRemap, start, false);
+        this.remap = cacheRemap;
+    }
+
+    /** log2 of a power-of-two capacity, or an exception naming the parameter. */
+    static int orderOf(final int capacity, final String name) {
+        if (capacity < 1 || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException(name + " must be a power of two between 1 and "
+                    + MAX_CAPACITY + ", got " + capacity);
+        }
+        return Integer.numberOfTrailingZeros(capacity);
+    }
+
+    /**
+     * Inserts an element if there is room, never waiting.
+     *
+     * @param e the element
+     * @return true if inserted; false if the queue was full (or spuriously full, see the
+     *     class documentation)
+     * @throws NullPointerException if {@code e} is null
+     */
+    @Override
+    public boolean offer(final E e) {
+        Objects.requireNonNull(e, "element must not be null");
+        return scq.offer(e);
+    }
+
+    /**
+     * Removes and returns the oldest element, never waiting.
+     *
+     * @return the element, or null if the queue is empty
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E poll() {
+        return (E) scq.poll();
+    }
+
+    /**
+     * Returns the oldest element without removing it, weakly consistent: the element returned
+     * was in the queue during the call, and null means no element was seen between head and
+     * tail. While another thread's offer is between claiming its position and writing it, a
+     * later element may be returned than the next poll will take. Exact when no other thread
+     * operates on the queue.
+     *
+     * @return the element, or null
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E peek() {
+        return (E) scq.peek();
+    }
+
+    /**
+     * The number of elements: exact when no other thread operates, an estimate otherwise.
+     *
+     * @return from 0 to {@link #capacity()}
+     */
+    @Override
+    public int size() {
+        return scq.sizeEstimate();
+    }
+
+    /**
+     * Whether no element was seen; weakly consistent like {@link #peek()}.
+     *
+     * @return true if {@link #peek()} found nothing
+     */
+    @Override
+    public boolean isEmpty() {
+        return scq.peek() == null;
+    }
+
+    /**
+     * Removes up to {@code limit} elements and hands each to {@code consumer}, in FIFO order.
+     * Each element's slot is free again before the consumer sees it, so a consumer that throws
+     * loses only that element, which has already left the queue.
+     *
+     * @param consumer receives the elements
+     * @param limit the most to remove, {@code >= 0}
+     * @return how many were removed
+     * @throws NullPointerException if {@code consumer} is null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public int drain(final Consumer<? super E> consumer, final int limit) {
+        Objects.requireNonNull(consumer, "consumer must not be null");
+        checkLimit(limit);
+        return scq.drain((Consumer<Object>) consumer, limit);
+    }
+
+    /**
+     * Inserts up to {@code limit} elements from {@code supplier}, stopping when the queue is
+     * full. The supplier is called only when a slot is already reserved for its result, so
+     * nothing it returns is dropped.
+     *
+     * @param supplier produces the elements; must not return null
+     * @param limit the most to insert, {@code >= 0}
+     * @return how many were inserted
+     * @throws NullPointerException if {@code supplier} is null or returns null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int fill(final Supplier<? extends E> supplier, final int limit) {
+        Objects.requireNonNull(supplier, "supplier must not be null");
+        checkLimit(limit);
+        return scq.fill(supplier, limit);
+    }
+
+    static void checkLimit(final int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit);
+        }
+    }
+
+    /**
+     * The fixed capacity.
+     *
+     * @return a power of two
+     */
+    public int capacity() {
+        return scq.capacity();
+    }
+
+    /**
+     * Whether the rings spread neighbouring positions over different cache lines.
+     *
+     * @return the cache-remap setting
+     */
+    public boolean isCacheRemap() {
+        return remap;
+    }
+
+    /**
+     * Not supported: the rings cannot be walked without taking the elements out.
+     *
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public Iterator<E> iterator() {
+        throw unsupported("iterator()");
+    }
+
+    /**
+     * Not supported: the rings cannot be searched without taking the elements out.
+     *
+     * @param o ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean contains(final Object o) {
+        throw unsupported("contains(Object)");
+    }
+
+    /**
+     * Not supported: an element in the middle cannot be removed from a ring of indices.
+     *
+     * @param o ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean remove(final Object o) {
+        throw unsupported("remove(Object)");
+    }
+
+    /**
+     * Removes every element, by polling until the queue is empty.
+     */
+    @Override
+    public void clear() {
+        while (scq.poll() != null) {
+            // keep polling
+        }
+    }
+
+    /**
+     * A description of the queue (not its contents, which cannot be listed).
+     *
+     * @return capacity and estimated size
+     */
+    @Override
+    public String toString() {
+        return "ScqQueue[capacity=" + capacity() + ", size~" + size() + "]";
+    }
+
+    static UnsupportedOperationException unsupported(final String what) {
+        return new UnsupportedOperationException(what + " is not supported by SCQ/LSCQ queues: "
+                + "their rings of indices cannot be walked without removing elements; use poll() or drain()");
+    }
+
+    /** The rings, for tests in this package. */
+    Scq rings() {
+        return scq;
+    }
+}

@@ -1,0 +1,618 @@
+package dev.slipstream.queue;
+
+import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.ring.EventTranslatorOneArg;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.InsufficientCapacityException;
+import dev.slipstream.sequence.ProducerWaitStrategy;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.SequencerClosedException;
+import dev.slipstream.sequence.WaitStrategy;
+import dev.slipstream.wait.HybridWaitStrategy;
+import dev.slipstream.wait.ProducerWaitStrategies;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An unbounded front door for a ring buffer: any number of producer threads {@link #offer} items
+ * to an {@link LscqQueue} and never wait, whatever the ring's consumers are doing; one
+ * sequencing thread drains the queue in batches and publishes each batch into the
+ * {@link RingBuffer} with an {@link EventTranslatorOneArg}. Downstream stages keep everything the
+ * ring gives them: one total order, batching, preallocated events.
+ *
+ * <p><b>When to choose it.</b> Producers that must never stall (network threads, callbacks of
+ * other libraries, bursty sources) in front of a pipeline whose consumers may fall behind for a
+ * while. Publishing straight to a multi-producer ring makes a producer wait when the ring is
+ * full; behind the ingress it returns at once and the backlog waits in the queue instead.
+ *
+ * <p><b>What it costs.</b> One more hop: each item is offered to the queue, polled by the
+ * sequencing thread and translated into the ring, which adds latency (a few hundred nanoseconds
+ * when the sequencing thread is awake; a wake-up when it was parked) and one thread. Memory
+ * grows with the backlog: a segment of about {@code 36 * segmentCapacity} bytes is allocated
+ * each time the backlog outgrows the segments it has (nothing is allocated while the sequencing
+ * thread keeps up). The sequencing thread is the ring's producer: with a single-producer ring,
+ * nothing else may publish to it.
+ *
+ * <pre>{@code
+ * RingBuffer<Order> ring = RingBuffer.createSingleProducer(Order::new, 4096, new HybridWaitStrategy());
+ * UnboundedIngress<OrderMessage, Order> ingress =
+ *         UnboundedIngress.builder(ring, (Order o, long seq, OrderMessage m) -> o.copyFrom(m)).build();
+ * ingress.start();
+ * ingress.offer(message);                              // any thread, never waits
+ * long lost = ingress.stop(Duration.ofSeconds(5));     // drains every accepted item into the ring
+ * }</pre>
+ *
+ * <p>Lifecycle: items may be offered before {@link #start()} (they wait in the queue);
+ * {@link #stop(Duration)} refuses new items and moves every accepted one into the ring before
+ * the thread ends; {@link #halt()} ends it after the current batch and discards the rest. Both
+ * report how many accepted items did not reach the ring. Interrupting the sequencing thread does
+ * not end it (the interrupt is cleared); a translator that throws has its exception passed to the
+ * {@linkplain Builder#exceptionHandler exception handler} and its ring slot published as the
+ * translator left it, and the thread goes on with the next item.
+ *
+ * @param <T> the items producers offer
+ * @param <E> the ring's event type
+ */
+public final class UnboundedIngress<T, E> {
+    /** The largest batch the sequencing thread publishes at once, unless set. */
+    public static final int DEFAULT_MAX_BATCH = 256;
+
+    private static final System.Logger LOG = System.getLogger(UnboundedIngress.class.getName());
+    private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+    private static final VarHandle STATE;
+    private static final int NEW = 0;
+    private static final int RUNNING = 1;
+    private static final int STOPPING = 2;
+    private static final int HALTING = 3;
+    private static final int DONE = 4;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(UnboundedIngress.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final RingBuffer<E> ring;
+    private final EventTranslatorOneArg<E, T> translator;
+    private final LscqQueue<T> queue;
+    private final QueueSignal notEmpty;
+    private final StopBarrier barrier;
+    private final ProducerWaitStrategy onRingFull;
+    private final ExceptionHandler<? super E> exceptionHandler;
+    private final ThreadFactory threadFactory;
+    private final int maxBatch;
+
+    /** NEW, RUNNING, STOPPING, HALTING, DONE; written by start/stop/halt, read by the thread. */
+    @SuppressWarnings("unused")
+    private int state;
+    private volatile Thread thread;
+    /** Written by the sequencing thread only, read by monitoring threads. */
+    private volatile long transferred;
+    private volatile long failed;
+    /** Items the thread held or found after a halt, not published: set before it ends. */
+    private long discarded;
+    /** Set by the sequencing thread when the ring refuses claims: it ends, discarding the rest. */
+    private boolean ringClosed;
+
+    private UnboundedIngress(final Builder<T, E> b) {
+        this.ring = b.ring;
+        this.translator = b.translator;
+        this.queue = new LscqQueue<>(b.segmentCapacity);
+        this.notEmpty = new QueueSignal(b.waitStrategy);
+        this.barrier = new StopBarrier(b.waitStrategy);
+        this.onRingFull = b.onRingFull;
+        this.exceptionHandler = b.exceptionHandler;
+        this.threadFactory = b.threadFactory;
+        this.maxBatch = Math.min(b.maxBatch, ring.getBufferSize());
+    }
+
+    /**
+     * Starts building an ingress into {@code ring}.
+     *
+     * @param <T> the items producers offer
+     * @param <E> the ring's event type
+     * @param ring the ring the sequencing thread publishes to
+     * @param translator copies an item into a ring event
+     * @return a builder with the defaults: segments of {@link LscqQueue#DEFAULT_SEGMENT_CAPACITY},
+     *     batches of up to {@link #DEFAULT_MAX_BATCH}, a {@link HybridWaitStrategy} while idle,
+     *     {@link ProducerWaitStrategies#defaultStrategy()} while the ring is full, a daemon thread
+     * @throws NullPointerException if an argument is null
+     */
+    public static <T, E> Builder<T, E> builder(final RingBuffer<E> ring, final EventTranslatorOneArg<E, T> translator) {
+        return new Builder<>(ring, translator);
+    }
+
+    /**
+     * Hands an item to the ingress; never waits.
+     *
+     * @param item the item
+     * @return true if accepted (it will reach the ring unless the ingress is halted, or the ring
+     *     closed, first); false once {@link #stop} or {@link #halt} has been called
+     * @throws NullPointerException if {@code item} is null
+     */
+    public boolean offer(final T item) {
+        if (queue.offer(item)) {
+            notEmpty.signal();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Starts the sequencing thread.
+     *
+     * @throws IllegalStateException if already started, stopped or halted
+     */
+    public void start() {
+        // volatile CAS: only one start
+        if (!STATE.compareAndSet(this, NEW, RUNNING)) {
+            throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
+        }
+        final Thread t = threadFactory.newThread(this::run);
+        thread = t;
+        t.start();
+    }
+
+    /**
+     * Refuses new items, lets the sequencing thread move every accepted item into the ring, and
+     * waits up to {@code timeout} for it to end; if it has not ended by then, halts it. An
+     * ingress that was never started is closed and its items discarded.
+     *
+     * @param timeout how long to wait for the drain
+     * @return how many accepted items did not reach the ring: 0 after a complete drain
+     * @throws InterruptedException if interrupted while waiting (the thread keeps draining)
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws IllegalStateException if already stopped or halted
+     */
+    public long stop(final Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        final int previous = beginShutdown(STOPPING);
+        if (previous == NEW) {
+            return discardAll();
+        }
+        thread.join(Math.max(1L, timeout.toMillis()));
+        if (thread.isAlive()) {
+            // volatile store: the thread stops after its current batch
+            STATE.setVolatile(this, HALTING);
+            barrier.alert();
+            thread.join();
+        }
+        return discarded;
+    }
+
+    /**
+     * Refuses new items and ends the sequencing thread after its current batch (or at once if it
+     * is idle or waiting for room in the ring), discarding what is left.
+     *
+     * @return how many accepted items did not reach the ring
+     * @throws InterruptedException if interrupted while waiting for the thread to end
+     * @throws IllegalStateException if already stopped or halted
+     */
+    public long halt() throws InterruptedException {
+        final int previous = beginShutdown(HALTING);
+        if (previous == NEW) {
+            return discardAll();
+        }
+        thread.join();
+        return discarded;
+    }
+
+    private int beginShutdown(final int next) {
+        while (true) {
+            // volatile load and CAS: one shutdown wins
+            final int s = (int) STATE.getVolatile(this);
+            if (s >= STOPPING) {
+                throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
+            }
+            if (STATE.compareAndSet(this, s, next)) {
+                queue.close();
+                barrier.alert();
+                return s;
+            }
+        }
+    }
+
+    private long discardAll() {
+        long n = 0;
+        while (!queue.isDrained()) {
+            if (queue.poll() != null) {
+                n++;
+            }
+        }
+        discarded = n;
+        // volatile store: publishes the count to later readers
+        STATE.setVolatile(this, DONE);
+        return n;
+    }
+
+    /**
+     * Items moved into the ring so far.
+     *
+     * @return the count
+     */
+    public long transferred() {
+        return transferred;
+    }
+
+    /**
+     * Items whose translation threw (each reported to the exception handler; its ring slot was
+     * published as the translator left it).
+     *
+     * @return the count
+     */
+    public long failed() {
+        return failed;
+    }
+
+    /**
+     * Items waiting in the queue: an estimate while producers and the thread run.
+     *
+     * @return the backlog
+     */
+    public int backlog() {
+        return queue.size();
+    }
+
+    /**
+     * Whether the sequencing thread has been started and has not ended.
+     *
+     * @return true while running, stopping or halting
+     */
+    public boolean isRunning() {
+        final Thread t = thread;
+        return t != null && t.isAlive();
+    }
+
+    private String stateName() {
+        switch ((int) STATE.getVolatile(this)) {
+            case NEW:
+                return "new";
+            case RUNNING:
+                return "running";
+            case STOPPING:
+                return "stopping";
+            case HALTING:
+                return "halting";
+            default:
+                return "done";
+        }
+    }
+
+    /** The signal the sequencing thread waits on, for tests. */
+    QueueSignal notEmptySignal() {
+        return notEmpty;
+    }
+
+    /** The sequencing thread. */
+    private void run() {
+        @SuppressWarnings("unchecked")
+        final T[] batch = (T[]) new Object[maxBatch];
+        long held = 0;
+        try {
+            while (true) {
+                int k = 0;
+                T item;
+                while (k < maxBatch && (item = queue.poll()) != null) {
+                    batch[k++] = item;
+                }
+                if (k > 0) {
+                    held = k;
+                    final int published = publish(batch, k);
+                    held = k - published;
+                    if (held > 0 || ringClosed) {
+                        break; // halted, or the ring was closed: the rest is discarded
+                    }
+                    continue;
+                }
+                // volatile load: a halt ends the thread at once
+                final int s = (int) STATE.getVolatile(this);
+                if (s == HALTING) {
+                    break;
+                }
+                if (s == STOPPING) {
+                    if (queue.isDrained()) {
+                        break;
+                    }
+                    Thread.onSpinWait(); // an offer in progress when the queue closed: resolve it
+                    continue;
+                }
+                awaitItems();
+            }
+        } finally {
+            java.util.Arrays.fill(batch, null);
+            queue.close();
+            long rest = 0;
+            while (!queue.isDrained()) {
+                if (queue.poll() != null) {
+                    rest++;
+                }
+            }
+            discarded = held + rest;
+            // volatile store: publishes discarded to the thread that joins
+            STATE.setVolatile(this, DONE);
+        }
+    }
+
+    /** Sleeps with the wait strategy until a producer offers, or the ingress is stopped. */
+    private void awaitItems() {
+        notEmpty.register();
+        try {
+            final long seen = notEmpty.seen();
+            // re-check after registering: an offer completed before it was not signalled
+            if (queue.peek() != null || (int) STATE.getVolatile(this) >= STOPPING) {
+                return;
+            }
+            notEmpty.strategy().waitFor(seen + 1, notEmpty.events(), notEmpty.events(), barrier);
+        } catch (AlertException | dev.slipstream.sequence.TimeoutException woken) {
+            // stopped or halted (the loop reads the state), or a timing-out strategy gave up
+        } catch (InterruptedException interrupted) {
+            // not a way to stop the ingress (stop and halt are): the status is cleared, look again
+            LOG.log(System.Logger.Level.DEBUG, "ingress thread interrupted; use stop() or halt() to end it");
+        } finally {
+            notEmpty.deregister();
+        }
+    }
+
+    /**
+     * Publishes {@code batch[0 .. k)} into the ring, waiting for room with the ring-full
+     * strategy; translator failures are reported and their slots published as they are.
+     *
+     * @return how many items were published: {@code k} unless the ingress was halted
+     */
+    private int publish(final T[] batch, final int k) {
+        int done = 0;
+        int attempt = 0;
+        while (done < k) {
+            final int n = (int) Math.min(k - done, ring.remainingCapacity());
+            if (n > 0) {
+                final long hi;
+                try {
+                    hi = ring.tryNext(n);
+                } catch (SequencerClosedException closed) {
+                    LOG.log(System.Logger.Level.WARNING, "ring closed under the ingress: " + closed.getMessage());
+                    ringClosed = true;
+                    return done;
+                } catch (InsufficientCapacityException full) {
+                    idleOrHalt(attempt++);
+                    if (isHalting()) {
+                        return done;
+                    }
+                    continue;
+                }
+                final long lo = hi - (n - 1);
+                try {
+                    for (int i = 0; i < n; i++) {
+                        final long seq = lo + i;
+                        final E event = ring.get(seq);
+                        try {
+                            translator.translateTo(event, seq, batch[done + i]);
+                        } catch (RuntimeException ex) {
+                            // volatile write by the only writer: monitoring threads read it
+                            failed++;
+                            exceptionHandler.handleEventException(ex, seq, event);
+                        }
+                        batch[done + i] = null;
+                    }
+                } finally {
+                    // release (inside publish): the events written above become visible
+                    ring.publish(lo, hi);
+                }
+                done += n;
+                // volatile write by the only writer: monitoring threads read it
+                transferred += n;
+                attempt = 0;
+                continue;
+            }
+            if (isHalting()) {
+                return done;
+            }
+            idleOrHalt(attempt++);
+        }
+        return done;
+    }
+
+    private boolean isHalting() {
+        // volatile load
+        return (int) STATE.getVolatile(this) == HALTING;
+    }
+
+    private void idleOrHalt(final int attempt) {
+        onRingFull.idle(attempt);
+    }
+
+    /**
+     * Alerted by stop and halt; also signals the wait strategy so that a parked sequencing
+     * thread wakes up.
+     */
+    private static final class StopBarrier implements SequenceBarrier {
+        private final WaitStrategy strategy;
+        private volatile boolean alerted;
+
+        StopBarrier(final WaitStrategy strategy) {
+            this.strategy = strategy;
+        }
+
+        @Override
+        public long waitFor(final long sequence) {
+            throw new UnsupportedOperationException("only checkAlert() is used by the ingress");
+        }
+
+        @Override
+        public long getCursor() {
+            return -1L;
+        }
+
+        @Override
+        public boolean isAlerted() {
+            return alerted;
+        }
+
+        @Override
+        public void alert() {
+            // volatile store, then a signal: a parked waiter wakes and sees the flag
+            alerted = true;
+            strategy.signalAllWhenBlocking();
+        }
+
+        @Override
+        public void clearAlert() {
+            alerted = false;
+        }
+
+        @Override
+        public void checkAlert() throws AlertException {
+            if (alerted) {
+                throw AlertException.INSTANCE;
+            }
+        }
+    }
+
+    /**
+     * Builds an {@link UnboundedIngress}.
+     *
+     * <pre>{@code
+     * UnboundedIngress<Msg, Event> ingress = UnboundedIngress.builder(ring, Event::copyFrom)
+     *         .segmentCapacity(1 << 14)
+     *         .maxBatch(512)
+     *         .waitStrategy(new BlockingWaitStrategy())
+     *         .build();
+     * }</pre>
+     *
+     * @param <T> the items producers offer
+     * @param <E> the ring's event type
+     */
+    public static final class Builder<T, E> {
+        private final RingBuffer<E> ring;
+        private final EventTranslatorOneArg<E, T> translator;
+        private int segmentCapacity = LscqQueue.DEFAULT_SEGMENT_CAPACITY;
+        private int maxBatch = DEFAULT_MAX_BATCH;
+        private WaitStrategy waitStrategy;
+        private ProducerWaitStrategy onRingFull = ProducerWaitStrategies.defaultStrategy();
+        private ExceptionHandler<? super E> exceptionHandler = new LoggingHandler<>();
+        private ThreadFactory threadFactory = r -> {
+            final Thread t = new Thread(r, "slipstream-ingress-" + THREAD_IDS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+
+        private Builder(final RingBuffer<E> ring, final EventTranslatorOneArg<E, T> translator) {
+            this.ring = Objects.requireNonNull(ring, "ring must not be null");
+            this.translator = Objects.requireNonNull(translator, "translator must not be null");
+        }
+
+        /**
+         * Elements per queue segment.
+         *
+         * @param capacity a power of two from 1 to {@link ScqQueue#MAX_CAPACITY}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code capacity} is not such a power of two
+         */
+        public Builder<T, E> segmentCapacity(final int capacity) {
+            ScqQueue.orderOf(capacity, "segmentCapacity");
+            this.segmentCapacity = capacity;
+            return this;
+        }
+
+        /**
+         * The most items published into the ring at once (capped at the ring's size).
+         *
+         * @param max at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code max} is less than 1
+         */
+        public Builder<T, E> maxBatch(final int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxBatch must be >= 1, got " + max);
+            }
+            this.maxBatch = max;
+            return this;
+        }
+
+        /**
+         * How the sequencing thread waits while the queue is empty.
+         *
+         * @param strategy the wait strategy
+         * @return this builder
+         * @throws NullPointerException if {@code strategy} is null
+         */
+        public Builder<T, E> waitStrategy(final WaitStrategy strategy) {
+            this.waitStrategy = Objects.requireNonNull(strategy, "waitStrategy must not be null");
+            return this;
+        }
+
+        /**
+         * How the sequencing thread waits while the ring is full.
+         *
+         * @param strategy the producer wait strategy
+         * @return this builder
+         * @throws NullPointerException if {@code strategy} is null
+         */
+        public Builder<T, E> onRingFull(final ProducerWaitStrategy strategy) {
+            this.onRingFull = Objects.requireNonNull(strategy, "onRingFull must not be null");
+            return this;
+        }
+
+        /**
+         * Told about items whose translation threw; the default logs a warning.
+         *
+         * @param handler the handler
+         * @return this builder
+         * @throws NullPointerException if {@code handler} is null
+         */
+        public Builder<T, E> exceptionHandler(final ExceptionHandler<? super E> handler) {
+            this.exceptionHandler = Objects.requireNonNull(handler, "exceptionHandler must not be null");
+            return this;
+        }
+
+        /**
+         * Makes the sequencing thread; the default makes a daemon thread named
+         * {@code slipstream-ingress-N}.
+         *
+         * @param factory the thread factory
+         * @return this builder
+         * @throws NullPointerException if {@code factory} is null
+         */
+        public Builder<T, E> threadFactory(final ThreadFactory factory) {
+            this.threadFactory = Objects.requireNonNull(factory, "threadFactory must not be null");
+            return this;
+        }
+
+        /**
+         * Builds the ingress (not started).
+         *
+         * @return the ingress
+         */
+        public UnboundedIngress<T, E> build() {
+            if (waitStrategy == null) {
+                waitStrategy = new HybridWaitStrategy();
+            }
+            return new UnboundedIngress<>(this);
+        }
+    }
+
+    /** Logs a translator failure with the slot's sequence, and carries on. */
+    private static final class LoggingHandler<E> implements ExceptionHandler<E> {
+        @Override
+        public void handleEventException(final Throwable ex, final long sequence, final E event) {
+            LOG.log(System.Logger.Level.WARNING, "translator failed for ring slot " + sequence
+                    + "; the slot was published as the translator left it", ex);
+        }
+
+        @Override
+        public void handleOnStartException(final Throwable ex) {
+            LOG.log(System.Logger.Level.WARNING, "ingress start failed", ex);
+        }
+
+        @Override
+        public void handleOnShutdownException(final Throwable ex) {
+            LOG.log(System.Logger.Level.WARNING, "ingress shutdown failed", ex);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.slipstream.stress.queue;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.slipstream.queue.LscqQueue;
+import dev.slipstream.queue.ScqQueue;
+import java.util.Queue;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * Two producers and two consumers (each actor offers two elements and polls twice; on two CPUs
+ * the two roles share the two actors), the arbiter drains the rest. r1 is a bitmask of the
+ * elements 1..4 seen by anyone, r2 the number of elements seen twice: "15, 0" is the only
+ * acceptable outcome.
+ */
+public final class QueueMpmcTest {
+    private QueueMpmcTest() {
+    }
+
+    /** What the actors and the arbiter saw; each actor writes only its own fields. */
+    static final class Seen {
+        int mask1;
+        int mask2;
+        int dup;
+
+        static int record(final Queue<Integer> q, final int mask) {
+            final Integer e = q.poll();
+            return e == null ? mask : mask | (1 << (e - 1)) | ((mask & (1 << (e - 1))) << 8);
+        }
+    }
+
+    static void finish(final Queue<Integer> q, final Seen s, final II_Result r) {
+        int mask = 0;
+        int dup = Integer.bitCount(s.mask1 >>> 8) + Integer.bitCount(s.mask2 >>> 8);
+        final int m1 = s.mask1 & 0xFF;
+        final int m2 = s.mask2 & 0xFF;
+        dup += Integer.bitCount(m1 & m2);
+        mask = m1 | m2;
+        Integer e;
+        while ((e = q.poll()) != null) {
+            final int bit = 1 << (e - 1);
+            if ((mask & bit) != 0) {
+                dup++;
+            }
+            mask |= bit;
+        }
+        r.r1 = mask;
+        r.r2 = dup;
+    }
+
+    @JCStressTest
+    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
+    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
+    @State
+    public static class Scq {
+        private final ScqQueue<Integer> queue = new ScqQueue<>(4);
+        private final Seen seen = new Seen();
+
+        @Actor
+        public void first() {
+            queue.offer(1);
+            queue.offer(2);
+            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Actor
+        public void second() {
+            queue.offer(3);
+            queue.offer(4);
+            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            finish(queue, seen, r);
+        }
+    }
+
+    /** Capacity 2: offers fail (really or spuriously full) and are retried until accepted. */
+    @JCStressTest
+    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
+    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
+    @State
+    public static class ScqCapacityTwo {
+        private final ScqQueue<Integer> queue = new ScqQueue<>(2);
+        private final Seen seen = new Seen();
+
+        private static int offerOrPoll(final ScqQueue<Integer> q, final int e, final int mask) {
+            int m = mask;
+            while (!q.offer(e)) {
+                m = Seen.record(q, m); // full: make room ourselves
+            }
+            return m;
+        }
+
+        @Actor
+        public void first() {
+            int m = offerOrPoll(queue, 1, 0);
+            m = offerOrPoll(queue, 2, m);
+            seen.mask1 = Seen.record(queue, m);
+        }
+
+        @Actor
+        public void second() {
+            int m = offerOrPoll(queue, 3, 0);
+            m = offerOrPoll(queue, 4, m);
+            seen.mask2 = Seen.record(queue, m);
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            finish(queue, seen, r);
+        }
+    }
+
+    @JCStressTest
+    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
+    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
+    @State
+    public static class LscqOrderZero {
+        private final LscqQueue<Integer> queue = new LscqQueue<>(1);
+        private final Seen seen = new Seen();
+
+        @Actor
+        public void first() {
+            queue.offer(1);
+            queue.offer(2);
+            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Actor
+        public void second() {
+            queue.offer(3);
+            queue.offer(4);
+            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            finish(queue, seen, r);
+        }
+    }
+}

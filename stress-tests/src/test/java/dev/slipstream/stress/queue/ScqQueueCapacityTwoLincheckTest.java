@@ -1,0 +1,135 @@
+package dev.slipstream.stress.queue;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.slipstream.queue.ScqQueue;
+import java.lang.reflect.Method;
+import java.util.List;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
+import org.jetbrains.lincheck.LincheckAssertionError;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bounded queue at capacity 2, where "full" is reached by every scenario; this test pins
+ * down the spurious full.
+ *
+ * <p>Precisely: an offer takes a slot from the free ring before its element is visible, and a
+ * poll gives its slot back only after its element is gone. {@code offer} returns false when, at
+ * one moment during the call, every slot either holds an element or is held by another thread's
+ * offer or poll in progress. Measured against a bounded FIFO queue of capacity 2 that is not
+ * linearizable whenever the slot-holding operation is seen not to have happened yet (a poll
+ * returns null while the offer holding a slot is still in flight) or to have happened already
+ * (a second poll completes while the first one still holds its slot). Therefore:
+ * <ul>
+ *   <li>with one producer and one consumer the queue is a linearizable bounded FIFO queue of
+ *       capacity 2, checked here against that exact specification (model checking and
+ *       stress);</li>
+ *   <li>the two scenarios that break it are checked to fail, with an {@code offer} that
+ *       returns false: model checking finds the interleavings.</li>
+ * </ul>
+ */
+@Param(name = "element", gen = IntGen.class, conf = "1:9")
+public class ScqQueueCapacityTwoLincheckTest {
+    private final ScqQueue<Integer> queue = new ScqQueue<>(2);
+
+    @Operation(nonParallelGroup = "producer")
+    public boolean offer(@Param(name = "element") final int e) {
+        return queue.offer(e);
+    }
+
+    @Operation(nonParallelGroup = "consumer")
+    public Integer poll() {
+        return queue.poll();
+    }
+
+    @Test
+    public void singleProducerSingleConsumerModelChecking() {
+        new ModelCheckingOptions()
+                .iterations(30)
+                .invocationsPerIteration(1_000)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1)
+                .sequentialSpecification(FifoSpecs.BoundedTwo.class)
+                .check(getClass());
+    }
+
+    @Test
+    public void singleProducerSingleConsumerStress() {
+        new StressOptions()
+                .iterations(20)
+                .invocationsPerIteration(1_000)
+                .threads(2)
+                .actorsPerThread(3)
+                .sequentialSpecification(FifoSpecs.BoundedTwo.class)
+                .check(getClass());
+    }
+
+    /** The same operations with no restriction on who offers and who polls. */
+    public static class AnyThread {
+        private final ScqQueue<Integer> queue = new ScqQueue<>(2);
+
+        @Operation
+        public boolean offer(final int e) {
+            return queue.offer(e);
+        }
+
+        @Operation
+        public Integer poll() {
+            return queue.poll();
+        }
+    }
+
+    private static Actor offerActor(final int e) throws NoSuchMethodException {
+        final Method m = AnyThread.class.getMethod("offer", int.class);
+        return new Actor(m, List.of(e));
+    }
+
+    private static Actor pollActor() throws NoSuchMethodException {
+        return new Actor(AnyThread.class.getMethod("poll"), List.of());
+    }
+
+    private static String failureOf(final ExecutionScenario scenario) {
+        final LincheckAssertionError failure = assertThrows(LincheckAssertionError.class, () ->
+                new ModelCheckingOptions()
+                        .iterations(0)
+                        .addCustomScenario(scenario)
+                        .invocationsPerIteration(10_000)
+                        .sequentialSpecification(FifoSpecs.BoundedTwo.class)
+                        .check(AnyThread.class),
+                "expected the spurious full to be found");
+        return failure.getMessage();
+    }
+
+    @Test
+    public void aPollHoldingItsSlotWhileAnotherCompletesMakesAnOfferFail() throws NoSuchMethodException {
+        // 1 and 2 in; thread 1 polls (removes 1, holds its slot); thread 2 polls 2 and offers
+        // 3 and 4: the queue holds one element when offer(4) finds no free slot
+        final String report = failureOf(new ExecutionScenario(
+                List.of(offerActor(1), offerActor(2)),
+                List.<List<Actor>>of(List.of(pollActor()), List.of(pollActor(), offerActor(3), offerActor(4))),
+                List.of(),
+                null));
+        assertTrue(report.contains("offer(4): false"), report);
+    }
+
+    @Test
+    public void anOfferHoldingItsSlotMakesAnotherOfferFailWhileAPollSeesNothing() throws NoSuchMethodException {
+        // 1 in; thread 2's offer takes the last free slot and pauses before its element is
+        // visible; thread 1's offer finds no free slot, then it polls 1 and polls again: null
+        final String report = failureOf(new ExecutionScenario(
+                List.of(offerActor(1)),
+                List.<List<Actor>>of(List.of(offerActor(5), pollActor(), pollActor()), List.of(offerActor(6))),
+                List.of(),
+                null));
+        assertTrue(report.contains("offer(5): false"), report);
+    }
+}
