@@ -19,5 +19,7 @@ module dev.slipstream {
     exports dev.slipstream.wait;
     exports dev.slipstream.ring;
     exports dev.slipstream.processor;
+    exports dev.slipstream.topology;
+    exports dev.slipstream.monitor;
     exports dev.slipstream.queue;
 }

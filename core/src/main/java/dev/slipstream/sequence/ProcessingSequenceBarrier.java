@@ -50,7 +50,17 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
 
     @Override
     public long getCursor() {
-        return dependentSequence.get();
+        // acquire: a value read here covers the event writes of every stage and producer before it
+        final long dependent = dependentSequence.get();
+        if (dependentSequence != cursor) {
+            // upstream stages only ever pass published events
+            return dependent;
+        }
+        // With many producers the cursor counts claims. Everything the slowest consumer passed is
+        // published, and no producer publishes more than a ring past it, so the scan is short.
+        final long slowest = sequencer.getMinimumSequence();
+        final long from = slowest < dependent ? slowest + 1 : Math.max(0, dependent - sequencer.getBufferSize() + 1);
+        return sequencer.getHighestPublishedSequence(from, dependent);
     }
 
     @Override

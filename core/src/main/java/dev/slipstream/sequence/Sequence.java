@@ -63,8 +63,9 @@ public class Sequence extends SequenceRhsPadding {
      * @param initialValue the starting value
      */
     public Sequence(final long initialValue) {
-        // Release: a thread that obtains this object through a race still sees the initial value.
-        VALUE.setRelease(this, initialValue);
+        // plain store: other threads see it through whatever publishes this object to them
+        // (a final field, a volatile write, Thread.start), as for any constructor
+        VALUE.set(this, initialValue);
     }
 
     /**

@@ -33,9 +33,11 @@ public interface SequenceBarrier {
     long waitFor(long sequence) throws AlertException, InterruptedException, TimeoutException;
 
     /**
-     * The highest sequence readable through this barrier without waiting.
+     * The highest sequence readable through this barrier without waiting: every event up to it
+     * is published (and processed by the upstream stages, if there are any). Not for hot loops:
+     * with many producers it scans availability flags.
      *
-     * @return the cursor, or the minimum of the dependent stages' sequences if there are any
+     * @return the highest readable sequence
      */
     long getCursor();
 

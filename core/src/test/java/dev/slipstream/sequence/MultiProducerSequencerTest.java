@@ -49,4 +49,55 @@ class MultiProducerSequencerTest {
         final IllegalArgumentException stale = assertThrows(IllegalArgumentException.class, () -> sequencer.publish(2));
         assertTrue(stale.getMessage().contains("more than a ring behind"), stale.getMessage());
     }
+
+    @Test
+    void acceptsAPublishMoreThanARingBehindTheHighestClaim() throws Exception {
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        final long mine = sequencer.next();
+        sequencer.publish(1, sequencer.next(3));
+        // another producer claims sequence 4 and waits for the consumer, which waits for ours
+        final Thread other = new Thread(() -> sequencer.publish(sequencer.next()));
+        other.start();
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (sequencer.getCursor() != 4 && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        assertEquals(4, sequencer.getCursor(), "the other producer's claim is counted");
+        sequencer.publish(mine);
+        assertEquals(3, sequencer.getHighestPublishedSequence(0, 4));
+        consumer.set(3);
+        other.join(20_000);
+        assertFalse(other.isAlive());
+        assertTrue(sequencer.isAvailable(4));
+    }
+
+    @Test
+    void barrierCursorStopsBeforeAClaimedButUnpublishedSlot() {
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        final SequenceBarrier barrier = sequencer.newBarrier();
+        assertEquals(-1, barrier.getCursor());
+        final long first = sequencer.next();
+        final long second = sequencer.next();
+        sequencer.publish(second);
+        assertEquals(-1, barrier.getCursor(), "slot 0 is claimed, not published");
+        sequencer.publish(first);
+        assertEquals(1, barrier.getCursor());
+        consumer.set(1);
+        assertEquals(1, barrier.getCursor());
+        final long third = sequencer.next();
+        assertEquals(1, barrier.getCursor());
+        sequencer.publish(third);
+        assertEquals(2, barrier.getCursor());
+    }
+
+    @Test
+    void barrierCursorWithoutGatingSequences() {
+        final SequenceBarrier barrier = sequencer.newBarrier();
+        sequencer.publish(0, sequencer.next(3));
+        assertEquals(2, barrier.getCursor());
+        sequencer.next();
+        assertEquals(2, barrier.getCursor());
+    }
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# CI smoke run of the benchmark suite: checks that every benchmark still runs, not how fast.
+#
+#   benchmarks/smoke.sh            (after: mvn -B -o -pl benchmarks -am package -DskipTests)
+#
+# 1. Every JMH benchmark in benchmarks.jar runs once: one fork, no warm-up, one 200 ms iteration,
+#    one wait strategy (-p wait=yielding), failing on the first error (-foe true), so a checksum
+#    mismatch (thrown inside a benchmark) fails the script.
+# 2. The JSON result must hold at least one result for every benchmark that `-l` lists.
+# 3. One tiny latency run per implementation (one-way pipeline and ping-pong) must exit 0 and
+#    write its percentile line and .hlog file.
+#
+# Environment: JAVA (default: java on PATH), SMOKE_JMH_ARGS (extra JMH arguments),
+# SMOKE_OUT (keep the output there instead of a temporary directory).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+JAR=benchmarks/target/benchmarks.jar
+JAVA=${JAVA:-java}
+if [[ ! -f "$JAR" ]]; then
+    echo "smoke: $JAR is missing; build it with: mvn -B -o -pl benchmarks -am package -DskipTests" >&2
+    exit 1
+fi
+if [[ -n "${SMOKE_OUT:-}" ]]; then
+    OUT=$SMOKE_OUT
+    mkdir -p "$OUT"
+else
+    OUT=$(mktemp -d)
+    trap 'rm -rf "$OUT"' EXIT
+fi
+start=$SECONDS
+
+"$JAVA" -Djmh.ignoreLock=true -jar "$JAR" -l | grep '^dev\.slipstream\.bench\.' | sort -u > "$OUT/expected.txt"
+count=$(wc -l < "$OUT/expected.txt")
+if [[ "$count" -eq 0 ]]; then
+    echo "smoke: FAILED: benchmarks.jar lists no benchmark (annotation processor not run?)" >&2
+    exit 1
+fi
+echo "smoke: running $count JMH benchmarks once each"
+
+# The smoke run measures nothing, so it does not wait for JMH's machine-wide lock (another
+# benchmark may be running on a shared CI machine).
+# shellcheck disable=SC2086
+if ! "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" -f 1 -wi 0 -i 1 -r 200ms -foe true -p wait=yielding \
+        -jvmArgsAppend "-Xms256m -Xmx256m -Dbench.timeoutSeconds=60" \
+        -rf json -rff "$OUT/smoke.json" ${SMOKE_JMH_ARGS:-} 'dev\.slipstream\.bench\.' > "$OUT/jmh.log" 2>&1; then
+    grep -E 'checksum mismatch|Exception|Error' "$OUT/jmh.log" | head -20 >&2 || true
+    echo "smoke: FAILED: a JMH benchmark failed (log: $OUT/jmh.log)" >&2
+    [[ -n "${SMOKE_OUT:-}" ]] || tail -40 "$OUT/jmh.log" >&2
+    exit 1
+fi
+
+grep -o '"benchmark" : "[^"]*"' "$OUT/smoke.json" | sed 's/.*: "\(.*\)"/\1/' | sort -u > "$OUT/ran.txt"
+missing=$(comm -23 "$OUT/expected.txt" "$OUT/ran.txt")
+if [[ -n "$missing" ]]; then
+    echo "smoke: FAILED: no result for:" >&2
+    echo "$missing" | sed 's/^/  /' >&2
+    exit 1
+fi
+echo "smoke: all $count JMH benchmarks produced a result ($((SECONDS - start)) s)"
+
+for impl in slipstream lmax abq; do
+    for mode in oneway pingpong; do
+        if ! "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.latency.LatencyMain --mode "$mode" --impl "$impl" \
+                --wait blocking --topology pipeline --rates 10000 --warmup-ms 200 --measure-ms 300 \
+                --out "$OUT/latency" >> "$OUT/latency.log" 2>&1; then
+            cat "$OUT/latency.log" >&2
+            echo "smoke: FAILED: latency run $mode $impl" >&2
+            exit 1
+        fi
+    done
+done
+lines=$(grep -c -v '^mode' "$OUT/latency/latency.tsv" || true)
+hlogs=$(find "$OUT/latency/hlog" -name '*.hlog' | wc -l)
+if [[ "$lines" -ne 6 || "$hlogs" -ne 6 ]]; then
+    echo "smoke: FAILED: expected 6 latency results and 6 .hlog files, got $lines and $hlogs" >&2
+    exit 1
+fi
+cat "$OUT/latency.log"
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, $((SECONDS - start)) s)"

@@ -1,0 +1,199 @@
+package dev.slipstream.bench.latency;
+
+import dev.slipstream.bench.support.ValueEvent;
+import dev.slipstream.bench.wait.QueueWait;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * Latency rigs on {@link ArrayBlockingQueue}: one queue between each pair of threads, events
+ * from a preallocated pool (large enough that none is reused while in flight).
+ *
+ * <pre>{@code
+ * OneWayRig rig = QueueRigs.oneWay("blocking", false, 65536);
+ * }</pre>
+ */
+public final class QueueRigs {
+    private QueueRigs() {
+    }
+
+    /**
+     * A one-way rig.
+     *
+     * @param wait the wait strategy name, mapped by {@link QueueWait#of(String)}
+     * @param pipeline three stages (true) or one (false)
+     * @param capacity the capacity of each queue
+     * @return the rig, not started
+     */
+    public static OneWayRig oneWay(final String wait, final boolean pipeline, final int capacity) {
+        return new OneWay(QueueWait.of(wait), pipeline, capacity);
+    }
+
+    /**
+     * A ping-pong rig.
+     *
+     * @param wait the wait strategy name
+     * @param capacity the capacity of both queues
+     * @return the rig, not started
+     */
+    public static PingPongRig pingPong(final String wait, final int capacity) {
+        return new PingPong(QueueWait.of(wait), capacity);
+    }
+
+    private static Thread daemon(final Runnable r, final String name) {
+        final Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private static final class OneWay implements OneWayRig {
+        private final QueueWait mode;
+        private final LatencySink sink = new LatencySink();
+        private final BlockingQueue<ValueEvent> head;
+        private final Thread[] threads;
+        private final ValueEvent[] pool;
+        private final int mask;
+        private long produced;
+
+        OneWay(final QueueWait mode, final boolean pipeline, final int capacity) {
+            this.mode = mode;
+            final int queues = pipeline ? 3 : 1;
+            final int poolSize = Integer.highestOneBit(queues * (capacity + 2) + 8) << 1;
+            pool = new ValueEvent[poolSize];
+            for (int i = 0; i < poolSize; i++) {
+                pool[i] = new ValueEvent();
+            }
+            mask = poolSize - 1;
+            head = new ArrayBlockingQueue<>(capacity);
+            if (pipeline) {
+                final BlockingQueue<ValueEvent> q2 = new ArrayBlockingQueue<>(capacity);
+                final BlockingQueue<ValueEvent> q3 = new ArrayBlockingQueue<>(capacity);
+                threads = new Thread[] {
+                    daemon(() -> loop(head, q2, 1), "abq-latency-0"),
+                    daemon(() -> loop(q2, q3, 2), "abq-latency-1"),
+                    daemon(() -> loop(q3, null, 0), "abq-latency-2"),
+                };
+            } else {
+                threads = new Thread[] {daemon(() -> loop(head, null, 0), "abq-latency-0")};
+            }
+        }
+
+        private void loop(final BlockingQueue<ValueEvent> in, final BlockingQueue<ValueEvent> out, final int stage) {
+            try {
+                while (true) {
+                    final ValueEvent e = mode.take(in);
+                    if (out == null) {
+                        sink.record(e.value, e.intendedNanos);
+                        continue;
+                    }
+                    if (stage == 1) {
+                        e.a = e.value + 1;
+                    } else {
+                        e.b = e.a + 1;
+                    }
+                    mode.put(out, e);
+                }
+            } catch (InterruptedException stop) {
+                // stop requested
+            }
+        }
+
+        @Override
+        public void start() {
+            for (Thread t : threads) {
+                t.start();
+            }
+        }
+
+        @Override
+        public void send(final long value, final long intendedNanos) {
+            final ValueEvent e = pool[(int) (produced++) & mask];
+            e.value = value;
+            e.intendedNanos = intendedNanos;
+            try {
+                mode.put(head, e);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while sending", ex);
+            }
+        }
+
+        @Override
+        public LatencySink sink() {
+            return sink;
+        }
+
+        @Override
+        public Thread[] stageThreads() {
+            return threads.clone();
+        }
+
+        @Override
+        public void close() {
+            for (Thread t : threads) {
+                t.interrupt();
+            }
+            Rigs.joinAll(threads);
+        }
+    }
+
+    private static final class PingPong implements PingPongRig {
+        private final QueueWait mode;
+        private final BlockingQueue<ValueEvent> ping;
+        private final BlockingQueue<ValueEvent> pong;
+        private final Thread echo;
+        private final ValueEvent[] pool = new ValueEvent[4];
+        private long sent;
+
+        PingPong(final QueueWait mode, final int capacity) {
+            this.mode = mode;
+            ping = new ArrayBlockingQueue<>(capacity);
+            pong = new ArrayBlockingQueue<>(capacity);
+            for (int i = 0; i < pool.length; i++) {
+                pool[i] = new ValueEvent();
+            }
+            echo = daemon(this::echoLoop, "abq-pingpong-0");
+        }
+
+        private void echoLoop() {
+            try {
+                while (true) {
+                    mode.put(pong, mode.take(ping));
+                }
+            } catch (InterruptedException stop) {
+                // stop requested
+            }
+        }
+
+        @Override
+        public void start() {
+            echo.start();
+        }
+
+        @Override
+        public long roundTrip(final long value) {
+            // one event in flight at a time, so a pool of four is never reused early
+            final ValueEvent e = pool[(int) (sent++) & 3];
+            e.value = value;
+            try {
+                mode.put(ping, e);
+                return mode.take(pong).value;
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted during a round trip", ex);
+            }
+        }
+
+        @Override
+        public Thread[] stageThreads() {
+            return new Thread[] {echo};
+        }
+
+        @Override
+        public void close() {
+            echo.interrupt();
+            Rigs.joinAll(new Thread[] {echo});
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.slipstream.bench.throughput;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Throughput of the pipeline topology. One producer, three stages in a chain (1P-3C): A, then B reads A's result, then C sums B's.
+ *
+ * <p>One operation is one event: each invocation publishes {@value Batch#EVENTS} events and
+ * returns when the last stage has seen them all and their checksum matched, so the score is
+ * events per second. {@code impl} and {@code wait} select the implementation and the wait
+ * strategy; every implementation uses the same ring size.
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar PipelineThroughput -p wait=yielding
+ * }</pre>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+@Fork(3)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PipelineThroughput {
+    /** slipstream, lmax or abq. */
+    @Param({"slipstream", "lmax", "abq"})
+    public String impl;
+
+    /** The wait strategy of every consumer. */
+    @Param({"yielding", "blocking"})
+    public String wait;
+
+    /** Ring size, and capacity of every queue. */
+    @Param({"65536"})
+    public int ringSize;
+
+    private final ThroughputState state = new ThroughputState();
+
+    /** Creates the benchmark state (JMH does). */
+    public PipelineThroughput() {
+    }
+
+    /** Starts the topology. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        state.open(Shape.PIPELINE, impl, wait, ringSize);
+    }
+
+    /** Stops the topology. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        state.close();
+    }
+
+    /** Publishes a batch and waits until the last stage has checked it. */
+    @Benchmark
+    @OperationsPerInvocation(Batch.EVENTS)
+    public void events() {
+        state.topology().runBatch(Batch.EVENTS);
+    }
+}

@@ -1,0 +1,199 @@
+package dev.slipstream.bench.throughput;
+
+import dev.slipstream.bench.support.Sink;
+import dev.slipstream.bench.support.ValueEvent;
+import dev.slipstream.bench.support.Work;
+import dev.slipstream.bench.wait.SlipWaits;
+import dev.slipstream.processor.BatchEventProcessor;
+import dev.slipstream.processor.EventHandler;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Slipstream: the five topologies wired directly on the core classes (ring buffer, barriers,
+ * batch event processors), exactly as {@link LmaxTopology} wires the LMAX peer, so that the
+ * two differ only in the library underneath.
+ *
+ * <pre>{@code
+ * Topology t = new SlipstreamTopology(Shape.DIAMOND, "yielding", 65536);
+ * }</pre>
+ */
+public final class SlipstreamTopology extends AbstractTopology {
+    private final RingBuffer<ValueEvent> ring;
+    private final List<BatchEventProcessor<ValueEvent>> processors = new ArrayList<>();
+    private final List<Thread> threads = newThreadList();
+
+    /**
+     * Wires the topology; no thread runs until {@link #start()}.
+     *
+     * @param shape the topology
+     * @param wait the wait strategy name (see {@link SlipWaits})
+     * @param ringSize the ring size, a power of two
+     */
+    public SlipstreamTopology(final Shape shape, final String wait, final int ringSize) {
+        super(shape, "slipstream");
+        ring = SlipWaits.ring(shape.producers() > 1, ringSize, SlipWaits.create(wait));
+        final SequenceBarrier root = ring.newBarrier();
+        switch (shape) {
+            case UNICAST -> gate(add(root, new SinkHandler(sinks[0])));
+            case SEQUENCER -> gate(add(root, new OrderedSinkHandler(sinks[0])));
+            case PIPELINE -> {
+                final Sequence a = add(root, new PipelineA());
+                final Sequence b = add(ring.newBarrier(a), new PipelineB());
+                gate(add(ring.newBarrier(b), new PipelineC(sinks[0])));
+            }
+            case MULTICAST -> {
+                for (Sink s : sinks) {
+                    gate(add(root, new SinkHandler(s)));
+                }
+            }
+            case DIAMOND -> {
+                final Sequence a = add(root, new DiamondA());
+                final Sequence b = add(root, new DiamondB());
+                gate(add(ring.newBarrier(a, b), new DiamondC(sinks[0])));
+            }
+            default -> throw new IllegalArgumentException("unknown shape " + shape);
+        }
+    }
+
+    private Sequence add(final SequenceBarrier barrier, final EventHandler<ValueEvent> handler) {
+        final BatchEventProcessor<ValueEvent> p = new BatchEventProcessor<>(ring, barrier, handler);
+        processors.add(p);
+        return p.getSequence();
+    }
+
+    private void gate(final Sequence s) {
+        ring.addGatingSequences(s);
+    }
+
+    @Override
+    protected void publishRange(final int producer, final long first, final int n) {
+        final RingBuffer<ValueEvent> rb = ring;
+        final long end = first + n;
+        for (long v = first; v < end; v++) {
+            final long seq = rb.next();
+            final ValueEvent e = rb.get(seq);
+            e.value = v;
+            e.producer = producer;
+            rb.publish(seq);
+        }
+    }
+
+    @Override
+    protected void abort(final Throwable cause) {
+        // producers waiting for space throw SequencerClosedException instead of waiting forever
+        ring.close("a producer failed: " + cause);
+    }
+
+    @Override
+    protected void startStages() {
+        int i = 0;
+        for (BatchEventProcessor<ValueEvent> p : processors) {
+            startThread(threads, p, "slipstream-" + shape.id() + "-" + i++);
+        }
+    }
+
+    @Override
+    protected void stopStages() {
+        for (BatchEventProcessor<ValueEvent> p : processors) {
+            p.halt();
+        }
+        joinAll(threads);
+    }
+
+    /** Last stage of unicast and multicast. */
+    static final class SinkHandler implements EventHandler<ValueEvent> {
+        private final Sink sink;
+
+        SinkHandler(final Sink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            sink.add(event.value);
+            sink.endOfBatch(endOfBatch);
+        }
+    }
+
+    /** Last stage of the sequencer: also checks each producer's order. */
+    static final class OrderedSinkHandler implements EventHandler<ValueEvent> {
+        private final Sink sink;
+
+        OrderedSinkHandler(final Sink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            sink.addOrdered(event.producer, event.value);
+            sink.endOfBatch(endOfBatch);
+        }
+    }
+
+    /** Pipeline stage A. */
+    static final class PipelineA implements EventHandler<ValueEvent> {
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            event.a = Work.pipelineA(event.value);
+        }
+    }
+
+    /** Pipeline stage B. */
+    static final class PipelineB implements EventHandler<ValueEvent> {
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            event.b = Work.pipelineB(event.a);
+        }
+    }
+
+    /** Pipeline stage C. */
+    static final class PipelineC implements EventHandler<ValueEvent> {
+        private final Sink sink;
+
+        PipelineC(final Sink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            sink.add(event.b);
+            sink.endOfBatch(endOfBatch);
+        }
+    }
+
+    /** Diamond stage A. */
+    static final class DiamondA implements EventHandler<ValueEvent> {
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            event.a = Work.diamondA(event.value);
+        }
+    }
+
+    /** Diamond stage B. */
+    static final class DiamondB implements EventHandler<ValueEvent> {
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            event.b = Work.diamondB(event.value);
+        }
+    }
+
+    /** Diamond join stage C. */
+    static final class DiamondC implements EventHandler<ValueEvent> {
+        private final Sink sink;
+
+        DiamondC(final Sink sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
+            sink.add(event.a + event.b);
+            sink.endOfBatch(endOfBatch);
+        }
+    }
+}

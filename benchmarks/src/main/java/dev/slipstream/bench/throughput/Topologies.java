@@ -1,0 +1,33 @@
+package dev.slipstream.bench.throughput;
+
+/**
+ * Creates a topology by implementation name.
+ *
+ * <pre>{@code
+ * Topology t = Topologies.create(Shape.MULTICAST, "slipstream", "blocking", 65536);
+ * }</pre>
+ */
+public final class Topologies {
+    private Topologies() {
+    }
+
+    /**
+     * Creates (but does not start) a topology.
+     *
+     * @param shape the topology
+     * @param impl slipstream, lmax or abq
+     * @param wait the wait strategy name
+     * @param ringSize ring size (and queue capacity)
+     * @return the topology
+     * @throws IllegalArgumentException for an unknown implementation
+     */
+    public static Topology create(final Shape shape, final String impl, final String wait, final int ringSize) {
+        return switch (impl) {
+            case "slipstream" -> new SlipstreamTopology(shape, wait, ringSize);
+            case "lmax" -> new LmaxTopology(shape, wait, ringSize);
+            case "abq" -> new QueueTopology(shape, wait, ringSize);
+            default -> throw new IllegalArgumentException("unknown implementation '" + impl
+                    + "'; expected slipstream, lmax or abq");
+        };
+    }
+}

@@ -1,0 +1,106 @@
+package dev.slipstream.topology;
+
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.WaitStrategy;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A work-pool stage: N workers, each event to one of them. */
+final class PoolNode<E> extends StageNode<E> {
+    private final WorkerPool<E> pool;
+    private final List<Object> handlers;
+    private final Sequence[] sequences;
+
+    PoolNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstream,
+             final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
+             final TrackingExceptionHandler<E> exceptionHandler) {
+        super(pipeline, name, upstream, ownWaitStrategy, barrier);
+        final WorkerPool.Builder<E> builder = WorkerPool.builder(pipeline.ringBuffer())
+                .name(name)
+                .barrier(barrier)
+                .wakePolicy(spec.wakePolicy())
+                .exceptionHandler(exceptionHandler);
+        if (spec.maxBatchSize() > 0) {
+            builder.batchSize(spec.maxBatchSize());
+        }
+        builder.handlersFrom(spec.handlers());
+        this.pool = builder.build();
+        this.handlers = new ArrayList<>(spec.handlers());
+        this.sequences = pool.getSequences();
+        exceptionHandler.attach(this);
+    }
+
+    WorkerPool<E> pool() {
+        return pool;
+    }
+
+    @Override
+    Sequence[] sequences() {
+        return sequences;
+    }
+
+    @Override
+    Runnable[] runnables() {
+        final Runnable[] runnables = new Runnable[pool.size()];
+        for (int i = 0; i < runnables.length; i++) {
+            runnables[i] = pool.worker(i);
+        }
+        return runnables;
+    }
+
+    @Override
+    void startAfter(final long sequence) {
+        pool.startAfter(sequence);
+    }
+
+    @Override
+    void halt() {
+        pool.halt();
+    }
+
+    @Override
+    boolean hasHandler(final Object handler) {
+        for (final Object h : handlers) {
+            if (h == handler) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    List<Object> handlerObjects() {
+        return handlers;
+    }
+
+    @Override
+    public boolean isWorkerPool() {
+        return true;
+    }
+
+    @Override
+    public int workers() {
+        return pool.size();
+    }
+
+    @Override
+    public long sequence() {
+        return pool.getSequence();
+    }
+
+    @Override
+    public long eventsProcessed() {
+        return pool.eventsProcessed();
+    }
+
+    @Override
+    public long batchesProcessed() {
+        return pool.batchesProcessed();
+    }
+
+    @Override
+    public long exceptionsHandled() {
+        return pool.exceptionsHandled();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.slipstream.topology;
+
+import java.util.Objects;
+
+/**
+ * Why a stage stopped on its own: its exception handler gave up on an event (a fatal policy
+ * rethrew), or its thread ended unexpectedly. A pipeline that sees one stops: it closes its ring,
+ * so producers are told instead of left waiting, and halts the other stages.
+ *
+ * <pre>{@code
+ * ShutdownResult result = pipeline.shutdown(Duration.ofSeconds(5));
+ * for (StageFailure failure : result.failures()) {
+ *     log.error("stage " + failure.stageName() + " failed at " + failure.sequence(), failure.cause());
+ * }
+ * }</pre>
+ */
+public final class StageFailure {
+    private final String stageName;
+    private final long sequence;
+    private final Throwable cause;
+
+    /**
+     * Creates the record.
+     *
+     * @param stageName the stage that stopped
+     * @param sequence the sequence of the event it failed on, or -1 if it was not an event
+     * @param cause what was thrown, or null if the stage ended without an exception
+     */
+    public StageFailure(final String stageName, final long sequence, final Throwable cause) {
+        this.stageName = Objects.requireNonNull(stageName, "stageName must not be null");
+        this.sequence = sequence;
+        this.cause = cause;
+    }
+
+    /**
+     * The stage that stopped.
+     *
+     * @return its name
+     */
+    public String stageName() {
+        return stageName;
+    }
+
+    /**
+     * The sequence of the event the stage failed on.
+     *
+     * @return the sequence, or -1 if the failure was not about one event
+     */
+    public long sequence() {
+        return sequence;
+    }
+
+    /**
+     * What was thrown.
+     *
+     * @return the exception, or null if the stage's thread ended without one
+     */
+    public Throwable cause() {
+        return cause;
+    }
+
+    @Override
+    public String toString() {
+        return "stage '" + stageName + "' failed" + (sequence >= 0 ? " at sequence " + sequence : "")
+                + (cause != null ? ": " + cause : ": its thread ended unexpectedly");
+    }
+}

@@ -1,0 +1,117 @@
+package dev.slipstream.topology;
+
+import dev.slipstream.monitor.StageMetrics;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.WaitStrategy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * A stage as the pipeline manages it: its place in the graph, its threads, and the sequences it
+ * publishes its progress through. Two kinds: one handler ({@link HandlerNode}) or a work pool
+ * ({@link PoolNode}).
+ *
+ * @param <E> the event type
+ */
+abstract class StageNode<E> implements Stage, StageMetrics {
+    final Slipstream<E> pipeline;
+    final String name;
+    final List<StageNode<E>> upstreamNodes;
+    /** Guarded by the pipeline's lock. */
+    final List<StageNode<E>> downstreamNodes = new ArrayList<>();
+    /** The stage's own wait strategy, registered with the ring's signal fan-out; null if it uses the ring's. */
+    final WaitStrategy ownWaitStrategy;
+    final SequenceBarrier barrier;
+    /** Guarded by the pipeline's lock. */
+    final List<Thread> threads = new ArrayList<>();
+    /** Makes the stage's threads; set when the stage is created, under the pipeline's lock. */
+    ThreadFactory threadFactory;
+    /** Set before the stage is halted on purpose (removal, shutdown), so its exit is no failure. */
+    volatile boolean removed;
+    /** First fatal exception recorded by the tracking exception handler, with its sequence. */
+    private volatile StageFailure failure;
+
+    StageNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstreamNodes,
+              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier) {
+        this.pipeline = pipeline;
+        this.name = name;
+        this.upstreamNodes = List.copyOf(upstreamNodes);
+        this.ownWaitStrategy = ownWaitStrategy;
+        this.barrier = barrier;
+    }
+
+    /** The sequences a downstream stage or the producers gate on, in the order they must be read. */
+    abstract Sequence[] sequences();
+
+    /** The runnables to put on threads, one per thread. */
+    abstract Runnable[] runnables();
+
+    /** Sets the sequence the stage starts after; only before its threads start. */
+    abstract void startAfter(long sequence);
+
+    /** Stops the stage's threads after their current batch. */
+    abstract void halt();
+
+    /** Whether the handler objects of this stage include {@code handler}. */
+    abstract boolean hasHandler(Object handler);
+
+    /** The handler objects of this stage. */
+    abstract List<Object> handlerObjects();
+
+    void recordFailure(final long sequence, final Throwable cause) {
+        if (failure == null) {
+            // volatile store (one writer: the stage's thread): read by the pipeline when that thread ends
+            failure = new StageFailure(name, sequence, cause);
+        }
+    }
+
+    StageFailure failure(final Throwable fromRun) {
+        final StageFailure recorded = failure;
+        if (recorded != null) {
+            return recorded;
+        }
+        return new StageFailure(name, -1L, fromRun);
+    }
+
+    // ---------------------------------------------------------------- Stage
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final List<String> upstream() {
+        final List<String> names = new ArrayList<>(upstreamNodes.size());
+        for (final StageNode<E> node : upstreamNodes) {
+            names.add(node.name);
+        }
+        return Collections.unmodifiableList(names);
+    }
+
+    @Override
+    public final StageMetrics metrics() {
+        return this;
+    }
+
+    // ---------------------------------------------------------------- StageMetrics
+
+    @Override
+    public final String stageName() {
+        return name;
+    }
+
+    @Override
+    public final long lag() {
+        final long behind = pipeline.ringBuffer().getCursor() - sequence();
+        return behind > 0 ? behind : 0;
+    }
+
+    @Override
+    public String toString() {
+        return (isWorkerPool() ? "pool '" : "stage '") + name + "' of pipeline '" + pipeline.name() + "'";
+    }
+}

@@ -1,0 +1,284 @@
+package dev.slipstream.topology;
+
+import dev.slipstream.processor.BatchRewindStrategy;
+import dev.slipstream.processor.EventHandler;
+import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.sequence.WaitStrategy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
+
+/**
+ * A stage to be added to a pipeline, with its optional settings: a name (thread names, errors,
+ * metrics), its own wait strategy, maximum batch size, exception handler, thread factory (to pin
+ * the stage to a core with an affinity library), batch rewind strategy, and for a work pool the
+ * wake-up policy. Unset settings fall back to the pipeline's.
+ *
+ * <pre>{@code
+ * pipeline.handleEventsWith(
+ *         StageSpec.of("journal", journal).maxBatchSize(256).threadFactory(pinnedToCore(2)),
+ *         StageSpec.workerPool("pricers", new Pricer(), new Pricer()).wakePolicy(WakePolicy.BIASED));
+ * }</pre>
+ *
+ * <p>A spec describes one stage and may be used once.
+ *
+ * @param <E> the event type its handlers accept
+ */
+public final class StageSpec<E> {
+    private final List<EventHandler<? super E>> handlers;
+    private final boolean workerPool;
+    private String name;
+    private WaitStrategy waitStrategy;
+    private int maxBatchSize;
+    private ExceptionHandler<? super E> exceptionHandler;
+    private ThreadFactory threadFactory;
+    private BatchRewindStrategy rewindStrategy;
+    private WakePolicy wakePolicy = WakePolicy.BIASED;
+    private boolean used;
+
+    private StageSpec(final List<EventHandler<? super E>> handlers, final boolean workerPool) {
+        this.handlers = handlers;
+        this.workerPool = workerPool;
+    }
+
+    /**
+     * A stage that runs one handler on its own thread, named by the pipeline.
+     *
+     * @param handler the handler
+     * @param <E> the event type
+     * @return the spec
+     * @throws NullPointerException if {@code handler} is null
+     */
+    public static <E> StageSpec<E> of(final EventHandler<? super E> handler) {
+        return new StageSpec<>(List.of(Objects.requireNonNull(handler, "handler must not be null")), false);
+    }
+
+    /**
+     * A named stage that runs one handler on its own thread.
+     *
+     * @param name the stage name, unique in its pipeline
+     * @param handler the handler
+     * @param <E> the event type
+     * @return the spec
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code name} is blank
+     */
+    public static <E> StageSpec<E> of(final String name, final EventHandler<? super E> handler) {
+        return StageSpec.<E>of(handler).name(name);
+    }
+
+    /**
+     * A pool of workers, one per handler, in which each event goes to exactly one worker.
+     *
+     * @param name the stage name, unique in its pipeline
+     * @param workers the workers' handlers, distinct instances
+     * @param <E> the event type
+     * @return the spec
+     * @throws NullPointerException if an argument or a worker is null
+     * @throws IllegalArgumentException if {@code name} is blank, no worker is given, or one twice
+     */
+    @SafeVarargs
+    public static <E> StageSpec<E> workerPool(final String name, final EventHandler<? super E>... workers) {
+        return new StageSpec<E>(WorkerPool.<EventHandler<? super E>>checkHandlers(workers,
+                "worker pool '" + name + "'"), true).name(name);
+    }
+
+    /**
+     * A pool of {@code workers} workers, each with its own handler from {@code handlerFactory}.
+     *
+     * <pre>{@code
+     * pipeline.handleEventsWith(StageSpec.workerPool("pricers", 4, Pricer::new));
+     * }</pre>
+     *
+     * @param name the stage name, unique in its pipeline
+     * @param workers how many workers, at least 1
+     * @param handlerFactory called once per worker; must return a new instance each time
+     * @param <E> the event type
+     * @return the spec
+     * @throws IllegalArgumentException if {@code workers} is below 1 or the factory returns an
+     *     instance twice
+     * @throws NullPointerException if an argument is null or the factory returns null
+     */
+    public static <E> StageSpec<E> workerPool(final String name, final int workers,
+                                              final Supplier<? extends EventHandler<? super E>> handlerFactory) {
+        Objects.requireNonNull(handlerFactory, "handlerFactory must not be null");
+        if (workers < 1) {
+            throw new IllegalArgumentException("a worker pool needs at least 1 worker, got " + workers);
+        }
+        final List<EventHandler<? super E>> handlers = new ArrayList<>(workers);
+        for (int i = 0; i < workers; i++) {
+            handlers.add(handlerFactory.get());
+        }
+        @SuppressWarnings("unchecked")
+        final EventHandler<? super E>[] array = handlers.toArray(new EventHandler[0]);
+        return workerPool(name, array);
+    }
+
+    /**
+     * A pool of workers named by the pipeline.
+     *
+     * @param workers the workers' handlers, distinct instances
+     * @param <E> the event type
+     * @return the spec
+     * @throws NullPointerException if the array or a worker is null
+     * @throws IllegalArgumentException if no worker is given, or one twice
+     */
+    @SafeVarargs
+    public static <E> StageSpec<E> workerPool(final EventHandler<? super E>... workers) {
+        return new StageSpec<E>(WorkerPool.<EventHandler<? super E>>checkHandlers(workers, "worker pool"), true);
+    }
+
+    /**
+     * Names the stage.
+     *
+     * @param stageName unique in the pipeline, not blank
+     * @return this spec
+     */
+    public StageSpec<E> name(final String stageName) {
+        this.name = WorkerPool.checkName(stageName, "stage name");
+        return this;
+    }
+
+    /**
+     * How this stage waits for events, instead of the pipeline's wait strategy. Producers signal
+     * it as well, so a blocking strategy works here too.
+     *
+     * @param strategy the wait strategy, used by this stage only
+     * @return this spec
+     */
+    public StageSpec<E> waitStrategy(final WaitStrategy strategy) {
+        this.waitStrategy = Objects.requireNonNull(strategy, "waitStrategy must not be null");
+        return this;
+    }
+
+    /**
+     * The most events handed to the handler in one batch (a handler stage), or claimed at once by
+     * a worker (a pool, default {@value WorkerPool#DEFAULT_BATCH_SIZE}).
+     *
+     * @param size at least 1
+     * @return this spec
+     * @throws IllegalArgumentException if {@code size} is below 1
+     */
+    public StageSpec<E> maxBatchSize(final int size) {
+        if (size < 1) {
+            throw new IllegalArgumentException("maxBatchSize must be at least 1, got " + size);
+        }
+        this.maxBatchSize = size;
+        return this;
+    }
+
+    /**
+     * What happens when this stage's handler throws, instead of the pipeline's default.
+     *
+     * @param handler the exception handler
+     * @return this spec
+     */
+    public StageSpec<E> exceptionHandler(final ExceptionHandler<? super E> handler) {
+        this.exceptionHandler = Objects.requireNonNull(handler, "exceptionHandler must not be null");
+        return this;
+    }
+
+    /**
+     * Makes this stage's threads, instead of the pipeline's factory (for example to pin the stage
+     * to a core). The pipeline names the threads after the stage.
+     *
+     * @param factory the thread factory
+     * @return this spec
+     */
+    public StageSpec<E> threadFactory(final ThreadFactory factory) {
+        this.threadFactory = Objects.requireNonNull(factory, "threadFactory must not be null");
+        return this;
+    }
+
+    /**
+     * How a batch is retried when the handler throws a {@code RewindableException}. Handler
+     * stages only.
+     *
+     * @param strategy the rewind strategy
+     * @return this spec
+     * @throws IllegalStateException if this spec is a worker pool
+     */
+    public StageSpec<E> rewindStrategy(final BatchRewindStrategy strategy) {
+        Objects.requireNonNull(strategy, "rewindStrategy must not be null");
+        if (workerPool) {
+            throw new IllegalStateException("rewindStrategy applies to handler stages; worker pool '" + name
+                    + "' does not rewind batches");
+        }
+        this.rewindStrategy = strategy;
+        return this;
+    }
+
+    /**
+     * Which idle workers wait for new events (pools only; default {@link WakePolicy#BIASED}).
+     *
+     * @param policy the policy
+     * @return this spec
+     * @throws IllegalStateException if this spec is a single-handler stage
+     */
+    public StageSpec<E> wakePolicy(final WakePolicy policy) {
+        Objects.requireNonNull(policy, "wakePolicy must not be null");
+        if (!workerPool) {
+            throw new IllegalStateException("wakePolicy applies to worker pools; stage '" + name
+                    + "' is a single handler");
+        }
+        this.wakePolicy = policy;
+        return this;
+    }
+
+    /**
+     * Whether this spec is a worker pool.
+     *
+     * @return true for a pool
+     */
+    public boolean isWorkerPool() {
+        return workerPool;
+    }
+
+    List<EventHandler<? super E>> handlers() {
+        return handlers;
+    }
+
+    String name() {
+        return name;
+    }
+
+    WaitStrategy waitStrategy() {
+        return waitStrategy;
+    }
+
+    int maxBatchSize() {
+        return maxBatchSize;
+    }
+
+    ExceptionHandler<? super E> exceptionHandler() {
+        return exceptionHandler;
+    }
+
+    ThreadFactory threadFactory() {
+        return threadFactory;
+    }
+
+    BatchRewindStrategy rewindStrategy() {
+        return rewindStrategy;
+    }
+
+    WakePolicy wakePolicy() {
+        return wakePolicy;
+    }
+
+    /** Marks the spec used; a spec is one stage. */
+    void markUsed() {
+        if (used) {
+            throw new IllegalArgumentException("stage spec " + this + " was already added; a spec describes one stage");
+        }
+        used = true;
+    }
+
+    @Override
+    public String toString() {
+        return (workerPool ? "workerPool" : "stage") + "('" + (name != null ? name : "unnamed") + "', "
+                + handlers.size() + (handlers.size() == 1 ? " handler)" : " handlers)");
+    }
+}

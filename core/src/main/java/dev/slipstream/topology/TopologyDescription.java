@@ -1,0 +1,204 @@
+package dev.slipstream.topology;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A snapshot of a pipeline's graph: the ring, its stages and who follows whom, with renderings
+ * for documentation (Mermaid, Graphviz DOT).
+ *
+ * <pre>{@code
+ * TopologyDescription graph = pipeline.describe();
+ * System.out.println(graph.stageNames());   // [decode, journal, replicate, match]
+ * System.out.println(graph.toMermaid());    // paste into a Markdown page
+ * }</pre>
+ */
+public final class TopologyDescription {
+    /**
+     * One stage.
+     *
+     * @param name the stage's name
+     * @param workerPool whether it is a work pool
+     * @param workers its thread count
+     */
+    public record StageInfo(String name, boolean workerPool, int workers) {
+        /**
+         * Validates the record.
+         *
+         * @param name the stage's name
+         * @param workerPool whether it is a work pool
+         * @param workers its thread count
+         */
+        public StageInfo {
+            Objects.requireNonNull(name, "name must not be null");
+        }
+    }
+
+    /**
+     * A dependency: {@code to} reads an event only after {@code from} has finished it. The ring
+     * itself appears as {@link #ringNodeName()}.
+     *
+     * @param from the upstream node
+     * @param to the downstream stage
+     */
+    public record Edge(String from, String to) {
+        /**
+         * Validates the record.
+         *
+         * @param from the upstream node
+         * @param to the downstream stage
+         */
+        public Edge {
+            Objects.requireNonNull(from, "from must not be null");
+            Objects.requireNonNull(to, "to must not be null");
+        }
+    }
+
+    private final String pipelineName;
+    private final String ringNode;
+    private final int bufferSize;
+    private final String producerType;
+    private final List<StageInfo> stages;
+    private final List<Edge> edges;
+
+    TopologyDescription(final String pipelineName, final int bufferSize, final String producerType,
+                        final List<StageInfo> stages, final List<Edge> edges) {
+        this.pipelineName = pipelineName;
+        this.ringNode = pipelineName + ".ring";
+        this.bufferSize = bufferSize;
+        this.producerType = producerType;
+        this.stages = List.copyOf(stages);
+        this.edges = List.copyOf(edges);
+    }
+
+    /**
+     * The pipeline's name.
+     *
+     * @return the name
+     */
+    public String pipelineName() {
+        return pipelineName;
+    }
+
+    /**
+     * The name under which the ring appears as the source of edges.
+     *
+     * @return {@code <pipeline>.ring}
+     */
+    public String ringNodeName() {
+        return ringNode;
+    }
+
+    /**
+     * The stages, upstream before downstream (in the order they were added).
+     *
+     * @return the stages
+     */
+    public List<StageInfo> stages() {
+        return stages;
+    }
+
+    /**
+     * The stage names, in {@link #stages()} order.
+     *
+     * @return the names
+     */
+    public List<String> stageNames() {
+        final List<String> names = new ArrayList<>(stages.size());
+        for (final StageInfo stage : stages) {
+            names.add(stage.name());
+        }
+        return names;
+    }
+
+    /**
+     * The dependencies: from the ring to each stage that reads straight behind the producers, and
+     * from each stage to each stage that follows it.
+     *
+     * @return the edges
+     */
+    public List<Edge> edges() {
+        return edges;
+    }
+
+    /**
+     * A Mermaid flowchart (left to right) of the graph.
+     *
+     * @return Mermaid source
+     */
+    public String toMermaid() {
+        final Map<String, String> ids = ids();
+        final StringBuilder sb = new StringBuilder("flowchart LR\n");
+        sb.append("    ").append(ids.get(ringNode)).append("[(\"").append(escape(ringLabel())).append("\")]\n");
+        for (final StageInfo stage : stages) {
+            sb.append("    ").append(ids.get(stage.name()));
+            if (stage.workerPool()) {
+                sb.append("[[\"").append(escape(stageLabel(stage))).append("\"]]\n");
+            } else {
+                sb.append("[\"").append(escape(stageLabel(stage))).append("\"]\n");
+            }
+        }
+        for (final Edge edge : edges) {
+            sb.append("    ").append(ids.get(edge.from())).append(" --> ").append(ids.get(edge.to())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /**
+     * A Graphviz DOT digraph (left to right) of the graph.
+     *
+     * @return DOT source
+     */
+    public String toDot() {
+        final Map<String, String> ids = ids();
+        final StringBuilder sb = new StringBuilder("digraph \"").append(escape(pipelineName)).append("\" {\n");
+        sb.append("    rankdir=LR;\n");
+        sb.append("    ").append(ids.get(ringNode)).append(" [shape=cylinder, label=\"")
+                .append(escape(ringLabel())).append("\"];\n");
+        for (final StageInfo stage : stages) {
+            sb.append("    ").append(ids.get(stage.name())).append(" [shape=")
+                    .append(stage.workerPool() ? "box3d" : "box").append(", label=\"")
+                    .append(escape(stageLabel(stage))).append("\"];\n");
+        }
+        for (final Edge edge : edges) {
+            sb.append("    ").append(ids.get(edge.from())).append(" -> ").append(ids.get(edge.to())).append(";\n");
+        }
+        return sb.append("}\n").toString();
+    }
+
+    private Map<String, String> ids() {
+        final Map<String, String> ids = new HashMap<>();
+        ids.put(ringNode, "ring");
+        for (int i = 0; i < stages.size(); i++) {
+            ids.put(stages.get(i).name(), "s" + i);
+        }
+        return ids;
+    }
+
+    private String ringLabel() {
+        return pipelineName + " ring (" + bufferSize + ", " + producerType + ")";
+    }
+
+    private static String stageLabel(final StageInfo stage) {
+        return stage.workerPool() ? stage.name() + " x" + stage.workers() : stage.name();
+    }
+
+    private static String escape(final String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+
+    @Override
+    public String toString() {
+        final StringBuilder sb = new StringBuilder(pipelineName).append(": ");
+        for (int i = 0; i < edges.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(edges.get(i).from()).append(" -> ").append(edges.get(i).to());
+        }
+        return sb.toString();
+    }
+}

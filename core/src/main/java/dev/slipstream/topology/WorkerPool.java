@@ -1,0 +1,724 @@
+package dev.slipstream.topology;
+
+import dev.slipstream.processor.EventHandler;
+import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.processor.ExceptionHandlers;
+import dev.slipstream.ring.DataProvider;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.Sequencer;
+import dev.slipstream.sequence.Sequences;
+import dev.slipstream.sequence.TimeoutException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A stage of N workers over a ring in which <b>each event is handled by exactly one worker</b>.
+ *
+ * <p>Workers claim batches of sequences from a shared work sequence with a CAS, so a batch goes to
+ * exactly one worker. Each worker also has its own sequence: before it claims from
+ * {@code w + 1} it sets its sequence to {@code w}, and while idle it sets it to
+ * {@link Long#MAX_VALUE} (it holds nothing back). The stage's progress is the minimum of the work
+ * sequence and every worker sequence, read in that order ({@link #getSequences()}): a downstream
+ * stage or a producer that gates on these sequences never passes an event whose worker has not
+ * finished it, although workers finish batches out of order.
+ *
+ * <p>Waking follows the {@link WakePolicy}: with {@link WakePolicy#BIASED} (the default) only
+ * worker 0 waits on the source, and a worker that finds more than one batch waiting wakes the
+ * next one.
+ *
+ * <pre>{@code
+ * RingBuffer<Job> ring = RingBuffer.createSingleProducer(Job::new, 1024, new YieldingWaitStrategy());
+ * WorkerPool<Job> pool = WorkerPool.builder(ring)
+ *         .handlers(new Pricer(), new Pricer(), new Pricer())
+ *         .name("pricers")
+ *         .build();
+ * ring.addGatingSequences(pool.getSequences());
+ * pool.start(Thread::new);
+ * // ... publish ...
+ * pool.halt();
+ * }</pre>
+ *
+ * @param <E> the event type
+ */
+public final class WorkerPool<E> {
+    /** Default number of sequences a worker claims at once. */
+    public static final int DEFAULT_BATCH_SIZE = 32;
+
+    private final String name;
+    private final DataProvider<E> dataProvider;
+    private final Sequencer sequencer;
+    private final SequenceBarrier barrier;
+    private final ExceptionHandler<? super E> exceptionHandler;
+    private final WakePolicy wakePolicy;
+    private final int batchSize;
+    /** Next claim starts after this value; advanced by CAS. Its own padded line. */
+    private final Sequence workSequence = new Sequence();
+    private final Worker<E>[] workers;
+    /** The work sequence first, then each worker's: the order a reader must take the minimum in. */
+    private final Sequence[] sequences;
+    /** Written once by {@link #halt()}; read by each worker once per batch. */
+    private volatile boolean halted;
+
+    @SuppressWarnings("unchecked")
+    private WorkerPool(final Builder<E> builder) {
+        this.name = builder.name;
+        this.dataProvider = builder.ring;
+        this.sequencer = builder.ring.sequencer();
+        this.barrier = builder.barrier != null ? builder.barrier : builder.ring.newBarrier();
+        this.exceptionHandler = builder.exceptionHandler != null
+                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
+        this.wakePolicy = builder.wakePolicy;
+        this.batchSize = builder.batchSize;
+        this.workers = new Worker[builder.handlers.size()];
+        this.sequences = new Sequence[workers.length + 1];
+        sequences[0] = workSequence;
+        for (int i = 0; i < workers.length; i++) {
+            workers[i] = new Worker<>(this, i, builder.handlers.get(i));
+            sequences[i + 1] = workers[i].sequence;
+        }
+    }
+
+    /**
+     * Starts building a pool over a ring.
+     *
+     * @param ring the ring the workers read
+     * @param <E> the event type
+     * @return a builder
+     * @throws NullPointerException if {@code ring} is null
+     */
+    public static <E> Builder<E> builder(final RingBuffer<E> ring) {
+        return new Builder<>(Objects.requireNonNull(ring, "ring must not be null"));
+    }
+
+    /**
+     * The pool's name.
+     *
+     * @return the name
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The number of workers.
+     *
+     * @return the worker count
+     */
+    public int size() {
+        return workers.length;
+    }
+
+    /**
+     * The sequences to gate producers or downstream stages on: the work sequence first, then each
+     * worker's. Pass them all, in this order, to {@code addGatingSequences} or {@code newBarrier}.
+     *
+     * @return a copy of the sequences
+     */
+    public Sequence[] getSequences() {
+        return sequences.clone();
+    }
+
+    /**
+     * The stage's progress: the highest sequence below which every event is finished.
+     *
+     * @return the minimum of the work sequence and the worker sequences
+     */
+    public long getSequence() {
+        // work sequence first: see the class comment for why the order matters
+        return Sequences.minimum(sequences, Long.MAX_VALUE);
+    }
+
+    /**
+     * The runnable of one worker, for a caller that manages its own threads.
+     *
+     * @param index the worker, 0 to {@code size() - 1}
+     * @return its runnable; it may run once
+     * @throws IndexOutOfBoundsException if {@code index} is out of range
+     */
+    public Runnable worker(final int index) {
+        Objects.checkIndex(index, workers.length);
+        return workers[index];
+    }
+
+    /**
+     * Starts every worker on a thread from {@code threadFactory}, named {@code <pool>-<index>}.
+     *
+     * @param threadFactory makes the threads
+     * @return the started threads, for joining
+     * @throws IllegalStateException if a worker was already started
+     */
+    public List<Thread> start(final ThreadFactory threadFactory) {
+        Objects.requireNonNull(threadFactory, "threadFactory must not be null");
+        final List<Thread> threads = new ArrayList<>(workers.length);
+        for (final Worker<E> worker : workers) {
+            if (worker.runState != Worker.IDLE) {
+                throw new IllegalStateException("worker " + worker.index + " of pool '" + name
+                        + "' was already started; a pool starts once");
+            }
+            final Thread thread = threadFactory.newThread(worker);
+            if (thread == null) {
+                throw new IllegalStateException("threadFactory returned null for worker " + worker.index
+                        + " of pool '" + name + "'");
+            }
+            thread.setName(name + "-" + worker.index);
+            threads.add(thread);
+        }
+        for (final Thread thread : threads) {
+            thread.start();
+        }
+        return threads;
+    }
+
+    /**
+     * Stops every worker after the batch it is handling now; parked and waiting workers wake and
+     * stop. Events not yet claimed stay unprocessed.
+     */
+    public void halt() {
+        // volatile store: workers check it between batches and after every wake-up
+        halted = true;
+        barrier.alert();
+        for (final Worker<E> worker : workers) {
+            final Thread thread = worker.thread;
+            if (thread != null) {
+                LockSupport.unpark(thread);
+            }
+        }
+    }
+
+    /**
+     * Whether any worker is running.
+     *
+     * @return true while at least one worker's {@code run()} executes
+     */
+    public boolean isRunning() {
+        for (final Worker<E> worker : workers) {
+            if (worker.runState == Worker.RUNNING) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Events handled by all workers so far.
+     *
+     * @return the count
+     */
+    public long eventsProcessed() {
+        long total = 0;
+        for (final Worker<E> worker : workers) {
+            total += (long) Worker.EVENTS.getOpaque(worker);
+        }
+        return total;
+    }
+
+    /**
+     * Batches handled by all workers so far.
+     *
+     * @return the count
+     */
+    public long batchesProcessed() {
+        long total = 0;
+        for (final Worker<E> worker : workers) {
+            total += (long) Worker.BATCHES.getOpaque(worker);
+        }
+        return total;
+    }
+
+    /**
+     * Handler exceptions passed to the exception handler so far.
+     *
+     * @return the count
+     */
+    public long exceptionsHandled() {
+        long total = 0;
+        for (final Worker<E> worker : workers) {
+            total += (long) Worker.EXCEPTIONS.getOpaque(worker);
+        }
+        return total;
+    }
+
+    /**
+     * Events handled by one worker so far: how the load spread.
+     *
+     * @param index the worker
+     * @return its count
+     * @throws IndexOutOfBoundsException if {@code index} is out of range
+     */
+    public long eventsProcessed(final int index) {
+        Objects.checkIndex(index, workers.length);
+        return (long) Worker.EVENTS.getOpaque(workers[index]);
+    }
+
+    /**
+     * How many times workers were woken by a peer (biased policy only): a measure of how often
+     * the pool had to fan out.
+     *
+     * @return the count
+     */
+    public long wakeUps() {
+        long total = 0;
+        for (final Worker<E> worker : workers) {
+            total += (long) Worker.WAKE_UPS.getOpaque(worker);
+        }
+        return total;
+    }
+
+    /** The wake-up policy. @return the policy */
+    WakePolicy wakePolicy() {
+        return wakePolicy;
+    }
+
+    SequenceBarrier barrier() {
+        return barrier;
+    }
+
+    /**
+     * Sets where the pool starts: the next claim is {@code sequence + 1}. Only before any worker runs.
+     */
+    void startAfter(final long sequence) {
+        // release: a worker thread started after this sees the value
+        workSequence.set(sequence);
+    }
+
+    /** Highest sequence readable now without waiting, or at most {@code w} if none. */
+    long availableNow(final long w) {
+        // acquire: the cursor, or the slowest upstream stage
+        final long dependent = barrier.getCursor();
+        if (dependent <= w) {
+            return dependent;
+        }
+        return sequencer.getHighestPublishedSequence(w + 1, dependent);
+    }
+
+    /** Wakes worker {@code index + 1} if it is parked (biased policy: {@code index} is overloaded). */
+    void wakeAfter(final int index) {
+        final int next = index + 1;
+        if (next < workers.length) {
+            final Worker<E> worker = workers[next];
+            if (worker.state == Worker.PARKED && Worker.STATE.compareAndSet(worker, Worker.PARKED, Worker.AWAKE)) {
+                Worker.WAKE_UPS.setOpaque(worker, (long) Worker.WAKE_UPS.getOpaque(worker) + 1);
+                LockSupport.unpark(worker.thread);
+            }
+        }
+    }
+
+    boolean isHalted() {
+        return halted;
+    }
+
+    /** Whether worker {@code index} is parked (biased policy): for tests that wait for a quiet pool. */
+    boolean isParked(final int index) {
+        return workers[index].state == Worker.PARKED;
+    }
+
+    @Override
+    public String toString() {
+        return "WorkerPool{name=" + name + ", workers=" + workers.length + ", wakePolicy=" + wakePolicy
+                + ", batchSize=" + batchSize + ", sequence=" + getSequence() + '}';
+    }
+
+    /**
+     * Configures a {@link WorkerPool}.
+     *
+     * <pre>{@code
+     * WorkerPool<Job> pool = WorkerPool.builder(ring).handlers(a, b).batchSize(16).build();
+     * }</pre>
+     *
+     * @param <E> the event type
+     */
+    public static final class Builder<E> {
+        private final RingBuffer<E> ring;
+        private final List<EventHandler<? super E>> handlers = new ArrayList<>();
+        private SequenceBarrier barrier;
+        private ExceptionHandler<? super E> exceptionHandler;
+        private WakePolicy wakePolicy = WakePolicy.BIASED;
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private String name = "worker-pool";
+
+        private Builder(final RingBuffer<E> ring) {
+            this.ring = ring;
+        }
+
+        /**
+         * The workers' handlers, one per worker, each a distinct instance (a handler is called by
+         * one thread only).
+         *
+         * @param workerHandlers the handlers
+         * @return this builder
+         * @throws NullPointerException if the array or an element is null
+         * @throws IllegalArgumentException if none is given or one is given twice
+         */
+        @SafeVarargs
+        public final Builder<E> handlers(final EventHandler<? super E>... workerHandlers) {
+            handlers.clear();
+            handlers.addAll(checkHandlers(workerHandlers, "pool '" + name + "'"));
+            return this;
+        }
+
+        Builder<E> handlersFrom(final List<? extends EventHandler<? super E>> workerHandlers) {
+            handlers.clear();
+            handlers.addAll(workerHandlers);
+            return this;
+        }
+
+        /**
+         * The barrier the workers wait on; by default {@code ring.newBarrier()} (straight behind the
+         * producers). Give a barrier over upstream stages to place the pool after them.
+         *
+         * @param sequenceBarrier the barrier, used by this pool only
+         * @return this builder
+         */
+        public Builder<E> barrier(final SequenceBarrier sequenceBarrier) {
+            this.barrier = Objects.requireNonNull(sequenceBarrier, "barrier must not be null");
+            return this;
+        }
+
+        /**
+         * What happens when a handler throws; by default log and continue.
+         *
+         * @param handler the exception handler, shared by the workers
+         * @return this builder
+         */
+        public Builder<E> exceptionHandler(final ExceptionHandler<? super E> handler) {
+            this.exceptionHandler = Objects.requireNonNull(handler, "exceptionHandler must not be null");
+            return this;
+        }
+
+        /**
+         * Which idle workers wait for new events; by default {@link WakePolicy#BIASED}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder<E> wakePolicy(final WakePolicy policy) {
+            this.wakePolicy = Objects.requireNonNull(policy, "wakePolicy must not be null");
+            return this;
+        }
+
+        /**
+         * How many sequences a worker claims at once (default {@value #DEFAULT_BATCH_SIZE}). It is
+         * also the overload threshold of the biased policy: a worker that sees more than one batch
+         * waiting wakes the next.
+         *
+         * @param size at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code size} is below 1
+         */
+        public Builder<E> batchSize(final int size) {
+            if (size < 1) {
+                throw new IllegalArgumentException("batchSize must be at least 1, got " + size);
+            }
+            this.batchSize = size;
+            return this;
+        }
+
+        /**
+         * The pool's name, used in thread names and log messages.
+         *
+         * @param poolName the name, not blank
+         * @return this builder
+         */
+        public Builder<E> name(final String poolName) {
+            this.name = checkName(poolName, "pool name");
+            return this;
+        }
+
+        /**
+         * Builds the pool.
+         *
+         * @return the pool
+         * @throws IllegalStateException if no handler was given
+         */
+        public WorkerPool<E> build() {
+            if (handlers.isEmpty()) {
+                throw new IllegalStateException("pool '" + name + "' has no workers: call handlers(...) with at least one");
+            }
+            return new WorkerPool<>(this);
+        }
+    }
+
+    static <H> List<H> checkHandlers(final H[] handlers, final String owner) {
+        Objects.requireNonNull(handlers, "handlers must not be null");
+        if (handlers.length == 0) {
+            throw new IllegalArgumentException(owner + " needs at least one handler, got none");
+        }
+        final List<H> list = new ArrayList<>(handlers.length);
+        for (int i = 0; i < handlers.length; i++) {
+            final H handler = Objects.requireNonNull(handlers[i], "handler " + i + " of " + owner + " is null");
+            for (final H seen : list) {
+                if (seen == handler) {
+                    throw new IllegalArgumentException("handler " + handler + " is given twice to " + owner
+                            + "; each worker needs its own instance");
+                }
+            }
+            list.add(handler);
+        }
+        return list;
+    }
+
+    static String checkName(final String name, final String what) {
+        Objects.requireNonNull(name, what + " must not be null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be blank, got '" + name + "'");
+        }
+        return name;
+    }
+
+    // ------------------------------------------------------------------------------- the worker
+
+    /** Padding before a worker's shared fields. */
+    abstract static class WorkerLhsPad {
+        protected long p01, p02, p03, p04, p05, p06, p07;
+    }
+
+    /** Fields the worker writes and other threads read (counters) or CAS (state). */
+    abstract static class WorkerFields extends WorkerLhsPad {
+        /** AWAKE or PARKED; a waker CASes PARKED to AWAKE before unparking. */
+        protected volatile int state;
+        /** IDLE, RUNNING, DONE. */
+        protected volatile int runState;
+        protected volatile Thread thread;
+        protected long events;
+        protected long batches;
+        protected long exceptions;
+        protected long wakeUps;
+    }
+
+    /** Padding after them. */
+    abstract static class WorkerRhsPad extends WorkerFields {
+        protected long p11, p12, p13, p14, p15, p16, p17;
+    }
+
+    /** One worker: claims batches and hands each event to its own handler. */
+    static final class Worker<E> extends WorkerRhsPad implements Runnable {
+        static final int AWAKE = 0;
+        static final int PARKED = 1;
+        static final int IDLE = 0;
+        static final int RUNNING = 1;
+        static final int DONE = 2;
+        /** Checks of the source before a biased worker parks: rides out short gaps between bursts. */
+        private static final int SPINS_BEFORE_PARK = 64;
+        /** Back-off while the next event is claimed but unpublished: spins, then yields, then short parks. */
+        private static final int GAP_SPINS = 16;
+        private static final int GAP_YIELDS = 16;
+        private static final long GAP_PARK_NANOS = 10_000L;
+
+        static final VarHandle STATE;
+        static final VarHandle RUN_STATE;
+        static final VarHandle EVENTS;
+        static final VarHandle BATCHES;
+        static final VarHandle EXCEPTIONS;
+        static final VarHandle WAKE_UPS;
+
+        static {
+            try {
+                final MethodHandles.Lookup lookup = MethodHandles.lookup();
+                STATE = lookup.findVarHandle(WorkerFields.class, "state", int.class);
+                RUN_STATE = lookup.findVarHandle(WorkerFields.class, "runState", int.class);
+                EVENTS = lookup.findVarHandle(WorkerFields.class, "events", long.class);
+                BATCHES = lookup.findVarHandle(WorkerFields.class, "batches", long.class);
+                EXCEPTIONS = lookup.findVarHandle(WorkerFields.class, "exceptions", long.class);
+                WAKE_UPS = lookup.findVarHandle(WorkerFields.class, "wakeUps", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final WorkerPool<E> pool;
+        private final int index;
+        private final EventHandler<? super E> handler;
+        /** Padded by the Sequence class itself. */
+        final Sequence sequence = new Sequence(Long.MAX_VALUE);
+        private final boolean waitsOnSource;
+
+        Worker(final WorkerPool<E> pool, final int index, final EventHandler<? super E> handler) {
+            this.pool = pool;
+            this.index = index;
+            this.handler = handler;
+            this.waitsOnSource = pool.wakePolicy == WakePolicy.UNBIASED || index == 0;
+        }
+
+        @Override
+        public void run() {
+            if (!RUN_STATE.compareAndSet(this, IDLE, RUNNING)) {
+                throw new IllegalStateException("worker " + index + " of pool '" + pool.name
+                        + "' was already started; a worker runs once");
+            }
+            // volatile store: wakers read it after seeing this worker PARKED
+            thread = Thread.currentThread();
+            try {
+                notifyStart();
+                if (!pool.halted) {
+                    processEvents();
+                }
+                // stopped between batches: idle for good, hold nothing back (release)
+                sequence.set(Long.MAX_VALUE);
+            } finally {
+                // a worker stopped by its exception handler keeps holding back what it did not finish
+                notifyShutdown();
+                runState = DONE;
+            }
+        }
+
+        private void processEvents() {
+            final Sequence work = pool.workSequence;
+            final int batchSize = pool.batchSize;
+            final boolean biased = pool.wakePolicy == WakePolicy.BIASED;
+            long cachedAvailable = Long.MIN_VALUE;
+            int gaps = 0;
+            while (!pool.halted) {
+                // acquire: the last claim of any worker
+                final long w = work.get();
+                if (cachedAvailable > w) {
+                    final long hi = Math.min(cachedAvailable, w + batchSize);
+                    // release, then the volatile CAS: anyone who reads the work sequence at hi and
+                    // then this sequence sees w, so our claim is held back until we finish it
+                    sequence.set(w);
+                    if (!work.compareAndSet(w, hi)) {
+                        continue;
+                    }
+                    if (biased && cachedAvailable > hi) {
+                        // overloaded: more than our batch is waiting
+                        pool.wakeAfter(index);
+                    }
+                    processBatch(w + 1, hi, cachedAvailable - w);
+                    continue;
+                }
+                if (sequence.getPlain() != Long.MAX_VALUE) {
+                    // release: the batch we finished is visible; while idle we hold nothing back
+                    sequence.set(Long.MAX_VALUE);
+                }
+                try {
+                    cachedAvailable = waitsOnSource ? pool.barrier.waitFor(w + 1) : parkUntilWork(w);
+                    if (cachedAvailable <= w) {
+                        // claimed but not yet published (many producers), or a timeout: give the
+                        // publishing thread the core instead of spinning on it
+                        backOff(++gaps);
+                    } else {
+                        gaps = 0;
+                    }
+                } catch (AlertException alerted) {
+                    return;
+                } catch (TimeoutException timeout) {
+                    notifyTimeout(w);
+                } catch (InterruptedException interrupted) {
+                    if (pool.halted) {
+                        return;
+                    }
+                }
+            }
+        }
+
+        private static void backOff(final int attempt) {
+            if (attempt < GAP_SPINS) {
+                Thread.onSpinWait();
+            } else if (attempt < GAP_SPINS + GAP_YIELDS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(GAP_PARK_NANOS);
+            }
+        }
+
+        private void processBatch(final long lo, final long hi, final long queueDepth) {
+            final DataProvider<E> data = pool.dataProvider;
+            try {
+                handler.onBatchStart(hi - lo + 1, queueDepth);
+            } catch (Throwable t) {
+                handleException(t, lo, null);
+            }
+            for (long s = lo; s <= hi; s++) {
+                final E event = data.get(s);
+                try {
+                    handler.onEvent(event, s, s == hi);
+                } catch (Throwable t) {
+                    try {
+                        handleException(t, s, event);
+                    } catch (RuntimeException | Error stop) {
+                        if (s > lo) {
+                            // release: lo..s-1 are finished; s and the rest of the batch are not
+                            sequence.set(s - 1);
+                            EVENTS.setOpaque(this, events + (s - lo));
+                        }
+                        throw stop;
+                    }
+                }
+            }
+            // opaque: single writer; monitoring threads read whole values
+            EVENTS.setOpaque(this, events + (hi - lo + 1));
+            BATCHES.setOpaque(this, batches + 1);
+        }
+
+        private void handleException(final Throwable t, final long sequenceNumber, final E event) {
+            EXCEPTIONS.setOpaque(this, exceptions + 1);
+            // may throw: the exception handler's way to stop this worker
+            pool.exceptionHandler.handleEventException(t, sequenceNumber, event);
+        }
+
+        /** Biased policy, worker above 0: park until a lower worker is overloaded. */
+        private long parkUntilWork(final long w) throws AlertException {
+            for (int i = 0; i < SPINS_BEFORE_PARK; i++) {
+                final long available = pool.availableNow(w);
+                if (available > w) {
+                    return available;
+                }
+                Thread.onSpinWait();
+            }
+            // volatile store, then read the source: either a waker sees PARKED, or we see its work
+            state = PARKED;
+            // volatile load of the work sequence: ordered after our PARKED store (see wakeAfter)
+            final long claimed = pool.workSequence.getVolatile();
+            final long available = pool.availableNow(claimed);
+            if (available > claimed || pool.halted) {
+                STATE.compareAndSet(this, PARKED, AWAKE);
+                checkHalted();
+                return available;
+            }
+            do {
+                LockSupport.park(this);
+                checkHalted();
+            } while (state == PARKED);
+            return pool.availableNow(w);
+        }
+
+        private void checkHalted() throws AlertException {
+            if (pool.halted) {
+                // volatile store: no waker needs to unpark us any more
+                state = AWAKE;
+                throw AlertException.INSTANCE;
+            }
+        }
+
+        private void notifyStart() {
+            try {
+                handler.onStart();
+            } catch (Throwable t) {
+                pool.exceptionHandler.handleOnStartException(t);
+            }
+        }
+
+        private void notifyShutdown() {
+            try {
+                handler.onShutdown();
+            } catch (Throwable t) {
+                pool.exceptionHandler.handleOnShutdownException(t);
+            }
+        }
+
+        private void notifyTimeout(final long w) {
+            try {
+                handler.onTimeout(w);
+            } catch (Throwable t) {
+                handleException(t, w, null);
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.slipstream.stress.processor;
+
+import dev.slipstream.wait.BusySpinWaitStrategy;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.Signal;
+import org.openjdk.jcstress.annotations.State;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * BatchEventProcessor halt with BusySpinWaitStrategy: {@code halt()} ends {@code run()}, whether it comes before
+ * run() starts, during the first batch or while the processor waits. See {@link HaltFixture}.
+ *
+ * <pre>{@code
+ * java -jar stress-tests/target/jcstress.jar -t ProcessorHaltBusySpinTest -m quick -sc false
+ * }</pre>
+ */
+@JCStressTest(Mode.Termination)
+@Description("BatchEventProcessor.halt() ends run() with BusySpinWaitStrategy.")
+@Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "run() returned after halt().")
+@Outcome(id = "STALE", expect = FORBIDDEN, desc = "run() never returned: the halt was lost or did not wake the processor.")
+@State
+public class ProcessorHaltBusySpinTest {
+    private final HaltFixture fixture = new HaltFixture(new BusySpinWaitStrategy(), false);
+
+    /** Runs the processor. */
+    @Actor
+    public void run() {
+        fixture.run();
+    }
+
+    /** Halts it. */
+    @Signal
+    public void halt() {
+        fixture.halt();
+    }
+}

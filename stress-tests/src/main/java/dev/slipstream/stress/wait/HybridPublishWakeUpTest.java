@@ -1,0 +1,41 @@
+package dev.slipstream.stress.wait;
+
+import dev.slipstream.wait.HybridWaitStrategy;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Mode;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.Signal;
+import org.openjdk.jcstress.annotations.State;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * HybridWaitStrategy with no spin or yield phase (parks at once; unparks only registered waiters): a consumer waiting for sequence 0 wakes up when it is published.
+ *
+ * <pre>{@code
+ * java -jar stress-tests/target/jcstress.jar -t HybridPublishWakeUpTest -m quick -sc false
+ * }</pre>
+ */
+@JCStressTest(Mode.Termination)
+@Description("HybridWaitStrategy with no spin or yield phase (parks at once; unparks only registered waiters): a consumer waiting for sequence 0 wakes up when it is published.")
+@Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The waiting consumer woke up.")
+@Outcome(id = "STALE", expect = FORBIDDEN, desc = "The waiting consumer never woke up: a lost wake-up.")
+@State
+public class HybridPublishWakeUpTest {
+    private final WakeUpFixture fixture = new WakeUpFixture(new HybridWaitStrategy(0, 0, HybridWaitStrategy.DEFAULT_UPSTREAM_PARK_NANOS));
+
+    /** The consumer: waits on the barrier for sequence 0. */
+    @Actor
+    public void consumer() {
+        fixture.awaitFirstEvent();
+    }
+
+    /** What must end the wait. */
+    @Signal
+    public void signal() {
+        fixture.publish();
+    }
+}
