@@ -5,11 +5,8 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
- * Sleeps on a lock and condition until a producer signals a publication, and costs nothing
+ * Sleeps on a monitor until a producer signals a publication, and costs nothing
  * while idle: the choice when CPU matters more than latency (shared machines, many pipelines,
  * background stages), at the price of a lock acquisition on every publish and a thread wake-up
  * (tens of microseconds) for a sleeping consumer. When the cursor has moved but an upstream
@@ -23,8 +20,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  */
 public final class BlockingWaitStrategy implements WaitStrategy {
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition published = lock.newCondition();
+    /**
+     * A plain monitor rather than a {@code ReentrantLock}: on JDK 17 a contended lock and every
+     * {@code Condition.await} allocate a queue node, which would put garbage on the hot path.
+     */
+    private final Object mutex = new Object();
 
     /** Creates the strategy; share one instance between a ring and all its barriers. */
     public BlockingWaitStrategy() {
@@ -35,30 +35,24 @@ public final class BlockingWaitStrategy implements WaitStrategy {
                         final SequenceBarrier barrier) throws AlertException, InterruptedException {
         // acquire: fast path, no lock when the cursor is already there
         if (cursor.get() < sequence) {
-            lock.lock();
-            try {
-                // Checked under the lock: a producer that published after this check must take
-                // the lock to signal, which it can only do once await() has released it, so the
-                // signal cannot fall between the check and the await.
+            synchronized (mutex) {
+                // Checked under the monitor: a producer that published after this check must take
+                // the monitor to signal, which it can only do once wait() has released it, so the
+                // signal cannot fall between the check and the wait.
                 while (cursor.get() < sequence) {
                     barrier.checkAlert();
-                    published.await();
+                    mutex.wait();
                 }
-            } finally {
-                lock.unlock();
             }
         }
         return UpstreamWait.await(sequence, dependentSequence, barrier);
     }
 
-    /** Wakes every consumer sleeping on the condition; takes the lock on every call. */
+    /** Wakes every consumer sleeping on the monitor; takes the monitor on every call. */
     @Override
     public void signalAllWhenBlocking() {
-        lock.lock();
-        try {
-            published.signalAll();
-        } finally {
-            lock.unlock();
+        synchronized (mutex) {
+            mutex.notifyAll();
         }
     }
 
