@@ -90,6 +90,7 @@ public final class AeronInbound<E> implements Agent, Runnable, AutoCloseable {
     private volatile boolean closeRequested;
 
     // ---- the polling thread's alone (plain fields)
+    private boolean polled;
     private boolean ringClosed;
     private String ringClosedReason;
     /** Session ids and the next sequence each expects; slot 0 is the most recently used. */
@@ -136,15 +137,29 @@ public final class AeronInbound<E> implements Agent, Runnable, AutoCloseable {
      * Polls once: up to the fragment limit of messages into the ring. Call it from one thread.
      *
      * @return how many fragments were consumed (0 when idle or the ring is full)
-     * @throws AgentTerminationException if the ring has been closed: the receiver is done
+     * @throws AgentTerminationException if the ring has been closed (found when a message could
+     *     not be claimed, or on a poll that found nothing): the receiver is done
      */
     @Override
     public int doWork() {
+        if (!polled) {
+            // once: an agent that has started polling is stopped through its runner (onClose),
+            // so close() from another thread must not close the subscription under it
+            polled = true;
+            state.compareAndSet(NEW, RUNNING);
+        }
         if (ringClosed) {
             throw new AgentTerminationException("the ring of " + roleName + " is closed, so the receiver stops: "
                     + ringClosedReason);
         }
-        return subscription.controlledPoll(assembler, fragmentLimit);
+        final int fragments = subscription.controlledPoll(assembler, fragmentLimit);
+        // volatile load of the ring's closed flag, on empty polls only: a receiver whose pipeline
+        // has shut down stops even when no message arrives to find the ring closed
+        if (fragments == 0 && ring.isClosed()) {
+            throw new AgentTerminationException("the ring of " + roleName
+                    + " is closed (its pipeline stopped), so the receiver stops");
+        }
+        return fragments;
     }
 
     /**
@@ -188,8 +203,9 @@ public final class AeronInbound<E> implements Agent, Runnable, AutoCloseable {
 
     /**
      * Stops the receiver: {@link #run()} returns after its current poll and closes the
-     * subscription; a receiver that never ran closes its subscription now. An agent in an
-     * {@code AgentRunner} is stopped by closing the runner instead. Safe from any thread.
+     * subscription; a receiver that was never polled closes its subscription now. An agent that
+     * an {@code AgentRunner} has started polling is stopped by closing the runner instead (which
+     * calls {@link #onClose()} on the agent's thread). Safe from any thread.
      */
     @Override
     public void close() {
