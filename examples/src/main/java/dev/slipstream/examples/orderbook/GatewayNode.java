@@ -115,6 +115,15 @@ public final class GatewayNode {
             out.printf("%,d orders, rate %s, seed %d%n", orders,
                     rate == 0 ? "unpaced" : String.format("%,d/s", rate), seed);
 
+            // the clients start once the engine is listening, so the clock measures trading, not
+            // waiting for the other process to start (the outbound stage would wait anyway)
+            final long connectDeadline = System.nanoTime() + timeoutNanos;
+            while (!toEngine.publication().isConnected() && System.nanoTime() < connectDeadline) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            out.println(toEngine.publication().isConnected() ? "connected to the engine"
+                    : "the engine is not listening yet: the clients start anyway and wait for it");
+
             final CountDownLatch go = new CountDownLatch(1);
             final List<Thread> threads = new ArrayList<>();
             final long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
