@@ -8,6 +8,9 @@
  *       {@link dev.slipstream.aeron.AeronInbound}, the codecs, the listener and the metrics.</li>
  * </ul>
  */
+// Aeron and Agrona publish automatic modules only (names in their manifests); re-exporting them
+// is deliberate, since their types are part of this module's API.
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module dev.slipstream.aeron {
     requires transitive dev.slipstream;
     // Aeron and Agrona types (publications, subscriptions, buffers, idle strategies, agents) are
