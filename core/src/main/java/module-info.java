@@ -12,8 +12,11 @@
  * </ul>
  */
 module dev.slipstream {
-    // JFR is part of the JDK: events cost nothing while no recording runs.
-    requires jdk.jfr;
+    // JFR events cost nothing while no recording runs. Static: a runtime image without jdk.jfr
+    // (jlink) still runs pipelines, and JfrMonitoring then skips JFR. On the module path the JDK
+    // resolves jdk.jfr only if the application asks for it (--add-modules jdk.jfr, or a module of
+    // its own that requires it); on the class path it is always there.
+    requires static jdk.jfr;
 
     exports dev.slipstream.sequence;
     exports dev.slipstream.wait;

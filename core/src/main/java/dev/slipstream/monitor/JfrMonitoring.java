@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jdk.jfr.FlightRecorder;
 
@@ -19,6 +20,11 @@ import jdk.jfr.FlightRecorder;
  * recording runs. The topology DSL registers each pipeline on {@code start()} and removes it on
  * shutdown; a hand-wired ring can register its own {@link PipelineMetrics}.
  *
+ * <p>JFR is optional: {@code module dev.slipstream} declares {@code requires static jdk.jfr}. When
+ * the {@code jdk.jfr} module is not in the runtime (a jlink image without it, or a module-path
+ * application that does not resolve it), {@link #jfrPresent()} is false and registering still
+ * works but installs no hooks: pipelines run, and no JFR class is touched.
+ *
  * <pre>{@code
  * try (JfrMonitoring.Registration jfr = JfrMonitoring.register(metrics, Duration.ofSeconds(2))) {
  *     // ... run ...
@@ -26,6 +32,8 @@ import jdk.jfr.FlightRecorder;
  * }</pre>
  */
 public final class JfrMonitoring {
+    /** Whether jdk.jfr can be used from here; checked once, before any JFR class is linked. */
+    private static final boolean JFR_PRESENT = jfrModulePresent();
     private static final List<Registration> REGISTRATIONS = new CopyOnWriteArrayList<>();
     private static final Runnable BACKLOG_HOOK = JfrMonitoring::emitBacklog;
     private static final Runnable STALL_HOOK = JfrMonitoring::checkStalls;
@@ -55,13 +63,31 @@ public final class JfrMonitoring {
         final Registration registration = new Registration(metrics, stallThreshold.toNanos());
         synchronized (LOCK) {
             REGISTRATIONS.add(registration);
-            if (!hooksInstalled && FlightRecorder.isAvailable()) {
+            if (!hooksInstalled && JFR_PRESENT && FlightRecorder.isAvailable()) {
                 FlightRecorder.addPeriodicEvent(StageBacklogEvent.class, BACKLOG_HOOK);
                 FlightRecorder.addPeriodicEvent(StageStallEvent.class, STALL_HOOK);
                 hooksInstalled = true;
             }
         }
         return registration;
+    }
+
+    /**
+     * Whether the {@code jdk.jfr} module is present and readable, so that pipelines can feed JFR.
+     * When it is false, {@link #register} records nothing and never fails for want of JFR.
+     *
+     * @return true if JFR can be used
+     */
+    public static boolean jfrPresent() {
+        return JFR_PRESENT;
+    }
+
+    private static boolean jfrModulePresent() {
+        final Module self = JfrMonitoring.class.getModule();
+        final ModuleLayer layer = self.getLayer() != null ? self.getLayer() : ModuleLayer.boot();
+        final Optional<Module> jfr = layer.findModule("jdk.jfr");
+        // a named module reads jdk.jfr only if it was resolved (requires static); the class path reads everything
+        return jfr.isPresent() && self.canRead(jfr.get());
     }
 
     /**

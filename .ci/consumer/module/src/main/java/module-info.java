@@ -1,0 +1,4 @@
+/** A user's module that needs only slipstream-core. */
+module com.example.modular {
+    requires dev.slipstream;
+}

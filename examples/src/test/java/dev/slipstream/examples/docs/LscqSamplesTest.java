@@ -1,0 +1,69 @@
+package dev.slipstream.examples.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.slipstream.queue.LscqBlockingQueue;
+import dev.slipstream.queue.LscqQueue;
+import dev.slipstream.queue.ScqBlockingQueue;
+import dev.slipstream.queue.ScqQueue;
+import dev.slipstream.queue.UnboundedIngress;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.wait.BlockingWaitStrategy;
+import dev.slipstream.wait.HybridWaitStrategy;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import org.junit.jupiter.api.Test;
+
+/** The code samples of docs/guide/lscq.md, as written there. */
+class LscqSamplesTest {
+    private final Order order = new Order();
+    private final Request request = new Request(1);
+    private final Job job = new Job(1);
+    private final OrderMessage message = new OrderMessage(42, 100, 5);
+    private int handledRequests;
+
+    private void handle(final Request r) {
+        handledRequests++;
+    }
+
+    @Test
+    void scqAndLscq() throws Exception {
+        ScqQueue<Order> bounded = new ScqQueue<>(1024);
+        if (!bounded.offer(order)) {
+            // full: back off and retry
+        }
+        Order next = bounded.poll();                       // null when empty
+
+        LscqQueue<Request> ingress = new LscqQueue<>();    // 4096 elements per segment
+        ingress.offer(request);                            // never waits for a consumer
+        int handled = ingress.drain(this::handle, 256);    // up to 256 at once, no intermediate list
+        assertEquals(order, next);
+        assertEquals(1, handled);
+    }
+
+    @Test
+    void blockingQueues() throws Exception {
+        BlockingQueue<Job> jobs = new ScqBlockingQueue<>(1024);                 // HybridWaitStrategy
+        BlockingQueue<Job> sleepy = new ScqBlockingQueue<>(1024, new BlockingWaitStrategy());
+        jobs.put(job);                                    // waits while full
+        Job next = jobs.take();                           // waits while empty
+        BlockingQueue<Request> inbox = new LscqBlockingQueue<>();
+        inbox.put(request);                               // never waits
+        assertEquals(job, next);
+        assertEquals(request, inbox.take());
+        assertEquals(0, sleepy.size());
+    }
+
+    @Test
+    void unboundedIngress() throws Exception {
+        RingBuffer<Order> ring = RingBuffer.createSingleProducer(Order::new, 4096, new HybridWaitStrategy());
+        UnboundedIngress<OrderMessage, Order> ingress =
+                UnboundedIngress.builder(ring, (Order o, long seq, OrderMessage m) -> o.copyFrom(m)).build();
+        ingress.start();
+        ingress.offer(message);                              // any thread, never waits
+        long lost = ingress.stop(Duration.ofSeconds(5));     // drains every accepted item into the ring
+        assertEquals(0, lost);
+        assertEquals(0, ring.getCursor());
+        assertEquals(42, ring.get(0).id);
+    }
+}

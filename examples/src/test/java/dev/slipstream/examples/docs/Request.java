@@ -1,0 +1,10 @@
+package dev.slipstream.examples.docs;
+
+/** A request element of the LSCQ samples. */
+final class Request {
+    final int id;
+
+    Request(final int id) {
+        this.id = id;
+    }
+}
