@@ -154,14 +154,19 @@ class GapDetectionTest {
         pollUntil(receiver2, sink2, got2, () -> !got2.isEmpty() && got2.get(got2.size() - 1) == 199);
         receiver2.onClose();
 
+        // Where a new subscriber joins is Aeron's choice: usually where the stream is now (150),
+        // but an IPC subscriber can join at an older position the driver still holds as the
+        // consumers' (it then sees 0.. again). Either way it is not where this receiver must
+        // resume (100), and the bridge must say so exactly.
         final long firstSeen = got2.get(0);
-        assertEquals(150, firstSeen, "the restarted receiver joins where the stream is now");
+        assertTrue(firstSeen != 100, "the restarted receiver could not resume exactly at 100");
         assertEquals(1, second.gaps.size(), "one gap reported");
         assertEquals(100, second.gaps.get(0)[1], "expected sequence");
         assertEquals(firstSeen, second.gaps.get(0)[2], "received sequence");
         assertEquals(publication.sessionId(), (int) second.gaps.get(0)[0]);
         assertEquals(1, receiver2.metrics().gaps());
-        assertEquals(firstSeen - 100, receiver2.metrics().missingMessages());
+        assertEquals(Math.max(0, firstSeen - 100), receiver2.metrics().missingMessages());
+        assertEquals(firstSeen < 100 ? 1 : 0, receiver2.metrics().sequenceResets());
         for (int i = 0; i < got2.size(); i++) {
             assertEquals(firstSeen + i, got2.get(i), "after the gap the stream is contiguous");
         }
