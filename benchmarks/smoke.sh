@@ -9,6 +9,8 @@
 # 2. The JSON result must hold at least one result for every benchmark that `-l` lists.
 # 3. One tiny latency run per implementation (one-way pipeline and ping-pong) must exit 0 and
 #    write its percentile line and .hlog file.
+# 4. One tiny run of the Aeron bridge benchmark per implementation (raw, bridge) and mode
+#    (throughput, latency) must exit 0.
 #
 # Environment: JAVA (default: java on PATH), SMOKE_JMH_ARGS (extra JMH arguments),
 # SMOKE_OUT (keep the output there instead of a temporary directory).
@@ -77,4 +79,18 @@ if [[ "$lines" -ne 6 || "$hlogs" -ne 6 ]]; then
     exit 1
 fi
 cat "$OUT/latency.log"
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, $((SECONDS - start)) s)"
+
+# The Aeron bridge against raw Aeron IPC: each mode once, tiny, yielding (exit 3 on a lost message).
+for impl in raw bridge; do
+    for mode in throughput latency; do
+        if ! "$JAVA" -Xmx256m --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$JAR" \
+                dev.slipstream.bench.aeron.AeronBridgeBench --mode "$mode" --impl "$impl" --wait yield \
+                --messages 20000 --rate 20000 --ring 1024 --term 65536 >> "$OUT/aeron.log" 2>&1; then
+            cat "$OUT/aeron.log" >&2
+            echo "smoke: FAILED: Aeron bridge run $mode $impl" >&2
+            exit 1
+        fi
+    done
+done
+cat "$OUT/aeron.log"
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $((SECONDS - start)) s)"

@@ -35,33 +35,42 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
 }
 
 /**
- * Spins while an event is likely to arrive soon, then yields, then parks, and wakes parked
- * consumers only when one is actually parked: near busy-spin latency under load, and no CPU
- * while the stream is idle. Use it as the default for consumers that share cores with other
- * work or that see bursts separated by quiet periods. A waiter first spins for a bounded number
- * of tries ({@link Thread#onSpinWait()}), and starts the count again each time it sees the
- * sequence it waits on move (progress means the next event is probably close); then it yields a
- * bounded number of times; then it registers itself and parks until a producer signals. While
- * idle it burns nothing once parked (after about {@code spinTries + yieldTries} looks, some tens
- * of microseconds); for producers, signalling costs a fence and one load of a counter when nobody
- * is parked. Upstream stages do not signal, so a consumer that waits only for a slow upstream
- * stage (the cursor is already past) parks for short intervals instead of indefinitely.
+ * Spins only while spinning has recently paid off, then yields, then parks, and wakes parked
+ * consumers only when one is actually parked: busy-spin latency while events arrive close
+ * together, and about the CPU of a blocking strategy while they arrive far apart.
+ *
+ * <p>Like a kernel's optimistic spinning on a lock, each consumer thread keeps a <em>spin
+ * window</em> that adapts to what its recent waits found. A wait first spins up to the window
+ * ({@link Thread#onSpinWait()}), then yields up to a matching yield window, then registers itself
+ * and parks until a producer signals. When the event arrives inside the spin window, the window
+ * grows (spinning paid off, so spin as long again next time, and a bit longer); when the thread
+ * had to park anyway, both windows halve, down to a small floor (the spinning was wasted). So at a
+ * high rate the window covers the gap between events and the consumer answers like busy-spin; at
+ * a low rate the window shrinks to the floor within a few waits and each wait costs little more
+ * than a park. {@code spinTries} and {@code yieldTries} are the largest windows.
+ *
+ * <p>For producers, signalling costs a fence and one load of a counter when nobody is parked.
+ * Upstream stages do not signal, so a consumer that waits only for a slow upstream stage (the
+ * cursor is already past) parks for short intervals instead of indefinitely.
  *
  * <pre>{@code
  * WaitStrategy waitStrategy = new HybridWaitStrategy();                 // defaults
- * WaitStrategy eager = new HybridWaitStrategy(10_000, 100, 10_000);      // spin longer before parking
+ * WaitStrategy eager = new HybridWaitStrategy(10_000, 100, 10_000);      // allow longer spins
  * RingBuffer<Tick> ring = RingBuffer.createSingleProducer(Tick::new, 1024, waitStrategy);
  * }</pre>
  */
 public final class HybridWaitStrategy extends HybridRhsPadding implements WaitStrategy {
-    /** Spins before yielding, when none is given (some microseconds). */
-    public static final int DEFAULT_SPIN_TRIES = 1_000;
-    /** Yields before parking, when none is given. */
+    /** The largest spin window, when none is given (some tens of microseconds). */
+    public static final int DEFAULT_SPIN_TRIES = 4_000;
+    /** The largest yield window, when none is given. */
     public static final int DEFAULT_YIELD_TRIES = 50;
     /** How long one park lasts while only an upstream stage is behind, when none is given. */
     public static final long DEFAULT_UPSTREAM_PARK_NANOS = 20_000L;
 
     private static final VarHandle PARKED_WAITERS;
+
+    /** Each consumer thread's own windows: waits of different stages do not share a cache line. */
+    private static final ThreadLocal<SpinWindow> WINDOWS = ThreadLocal.withInitial(SpinWindow::new);
 
     static {
         try {
@@ -85,8 +94,8 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     private long wakeUps;
 
     /**
-     * Creates the strategy with {@value #DEFAULT_SPIN_TRIES} spins, {@value #DEFAULT_YIELD_TRIES}
-     * yields and {@value #DEFAULT_UPSTREAM_PARK_NANOS} ns parks while an upstream stage is behind.
+     * Creates the strategy with windows of at most {@value #DEFAULT_SPIN_TRIES} spins and
+     * {@value #DEFAULT_YIELD_TRIES} yields, and {@value #DEFAULT_UPSTREAM_PARK_NANOS} ns parks while an upstream stage is behind.
      */
     public HybridWaitStrategy() {
         this(DEFAULT_SPIN_TRIES, DEFAULT_YIELD_TRIES, DEFAULT_UPSTREAM_PARK_NANOS);
@@ -95,9 +104,8 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     /**
      * Creates the strategy.
      *
-     * @param spinTries spins before yielding, {@code >= 0}; restarted whenever the awaited
-     *     sequence is seen to move
-     * @param yieldTries yields before parking, {@code >= 0}
+     * @param spinTries the largest spin window: spins before yielding, {@code >= 0}
+     * @param yieldTries the largest yield window: yields before parking, {@code >= 0}
      * @param upstreamParkNanos how long each park lasts when the cursor has passed but an
      *     upstream stage has not (upstream stages do not signal), {@code > 0}
      * @throws IllegalArgumentException if a count is negative or {@code upstreamParkNanos} is not positive
@@ -116,23 +124,26 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
         if (available >= sequence) {
             return available;
         }
-        long lastSeen = available;
-        int spinsLeft = spinTries;
-        int yieldsLeft = yieldTries;
+        // only a thread that has to wait looks up its windows (a thread-local read, no allocation
+        // after its first wait)
+        final SpinWindow window = WINDOWS.get();
+        int spins = 0;
+        int yields = 0;
+        final int spinLimit = Math.min(window.spins, spinTries);
+        final int yieldLimit = Math.min(window.yields, yieldTries);
+        boolean parked = false;
         while (true) {
             barrier.checkAlert();
-            if (spinsLeft > 0) {
-                spinsLeft--;
+            if (spins < spinLimit) {
+                spins++;
                 Thread.onSpinWait();
-            } else if (yieldsLeft > 0) {
-                yieldsLeft--;
+            } else if (yields < yieldLimit) {
+                yields++;
                 Thread.yield();
             } else if (cursor.get() < sequence) {
                 // acquire load; nothing is published for us yet, so sleep until a producer signals
+                parked = true;
                 parkUntilPublished(sequence, cursor, barrier);
-                // woken by a publication: the producer is active, so spin again before parking
-                spinsLeft = spinTries;
-                yieldsLeft = yieldTries;
             } else {
                 // published, but an upstream stage is behind and will not signal: nap briefly
                 LockSupport.parkNanos(this, upstreamParkNanos);
@@ -141,12 +152,8 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
             // acquire: as above
             available = dependentSequence.get();
             if (available >= sequence) {
+                window.learn(parked, yields > 0, spinTries, yieldTries);
                 return available;
-            }
-            if (available != lastSeen) {
-                // progress: the sequence moves, so ours is likely close; keep the core a bit longer
-                lastSeen = available;
-                spinsLeft = spinTries;
             }
         }
     }

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The natural race of a close against producers of a full ring: a small ring, three producers
+ * The natural race of a close against producers of a full ring: a small ring, one or three producers
  * publishing as fast as they can, a consumer that stops at a random point (so the ring fills and
  * producers wait for space), then a close. Counts, over many rounds, the two ways the
  * "nothing accepted is lost" contract can break at the ring level.
@@ -22,8 +22,6 @@ final class CloseRace {
         }
     }
 
-    private static final int PRODUCERS = 3;
-
     private CloseRace() {
     }
 
@@ -31,8 +29,10 @@ final class CloseRace {
      * Runs up to {@code rounds} rounds, or until {@code budgetNanos} has passed.
      *
      * @param sequencers makes a fresh sequencer of 4 slots per round
+     * @param producerCount publishing threads: 1 for a single-producer sequencer
      */
-    static Outcome run(final Supplier<Sequencer> sequencers, final int rounds, final long budgetNanos)
+    static Outcome run(final Supplier<Sequencer> sequencers, final int rounds, final long budgetNanos,
+                       final int producerCount)
             throws InterruptedException {
         final long deadline = System.nanoTime() + budgetNanos;
         int done = 0;
@@ -46,7 +46,7 @@ final class CloseRace {
             final AtomicLong highestAccepted = new AtomicLong(-1);
             final AtomicLong acceptedCount = new AtomicLong();
             final List<Thread> producers = new ArrayList<>();
-            for (int p = 0; p < PRODUCERS; p++) {
+            for (int p = 0; p < producerCount; p++) {
                 final Thread producer = new Thread(() -> {
                     try {
                         while (true) {

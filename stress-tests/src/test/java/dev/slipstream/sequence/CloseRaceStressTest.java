@@ -22,7 +22,18 @@ class CloseRaceStressTest {
     @Test
     void multiProducerCloseLeavesNoHoleAndAcceptsNothingPastTheFence() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(
-                () -> new MultiProducerSequencer(4, new YieldingWaitStrategy(), attempt -> Thread.yield()), ROUNDS, BUDGET);
+                () -> new MultiProducerSequencer(4, new YieldingWaitStrategy(), attempt -> Thread.yield()), ROUNDS, BUDGET, 3);
+        System.out.println("multi-producer close race: " + outcome);
+        assertTrue(outcome.rounds() >= 200, "too few rounds ran: " + outcome);
+        assertTrue(outcome.clean(), outcome.toString());
+    }
+
+    @Test
+    void singleProducerCloseLeavesNoHoleAndAcceptsNothingPastTheFence() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(
+                () -> new SingleProducerSequencer(4, new YieldingWaitStrategy(), attempt -> Thread.yield()),
+                ROUNDS, BUDGET, 1);
+        System.out.println("single-producer close race: " + outcome);
         assertTrue(outcome.rounds() >= 200, "too few rounds ran: " + outcome);
         assertTrue(outcome.clean(), outcome.toString());
     }
@@ -31,7 +42,8 @@ class CloseRaceStressTest {
     void theCheckCatchesAClaimMadeBeforeSpaceWasConfirmed() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(
                 () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.CLAIM_BEFORE_SPACE),
-                ROUNDS, BUDGET);
+                ROUNDS, BUDGET, 3);
+        System.out.println("claim-before-space mutant: " + outcome);
         assertTrue(outcome.roundsWithHole() > 0, "the abandoned-claim mutant was not caught: " + outcome);
     }
 
@@ -39,7 +51,7 @@ class CloseRaceStressTest {
     void theMutantWithTheFixedClaimButNoFenceCheckLeavesNoHole() throws Exception {
         // the fence check is about acceptance, not holes: this mutant is caught by the model check
         final CloseRace.Outcome outcome = CloseRace.run(
-                () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.NO_FENCE_CHECK), 200, BUDGET);
+                () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.NO_FENCE_CHECK), 200, BUDGET, 3);
         assertEquals(0, outcome.roundsWithHole(), outcome.toString());
     }
 }

@@ -41,7 +41,7 @@ final class MutantSequencer extends AbstractSequencer {
             checkOpen();
             final long claimed = cursor.getAndAdd(n);
             int attempt = 0;
-            while (claimed + n - bufferSize > Sequences.minimum(gatingSequences, claimed)) {
+            while (claimed + n - bufferSize > slowest(claimed)) {
                 waitForSpace(attempt++);   // throws once closed: the claim above is abandoned
             }
             return claimed + n;
@@ -50,7 +50,7 @@ final class MutantSequencer extends AbstractSequencer {
         while (true) {
             checkOpen();
             final long current = cursor.get();
-            if (current + n - bufferSize > Sequences.minimum(gatingSequences, current)) {
+            if (current + n - bufferSize > slowest(current)) {
                 waitForSpace(attempt++);
                 continue;
             }
@@ -78,13 +78,13 @@ final class MutantSequencer extends AbstractSequencer {
     @Override
     public boolean hasAvailableCapacity(final int required) {
         final long claimed = cursor.get();
-        return claimed + required - bufferSize <= Sequences.minimum(gatingSequences, claimed);
+        return claimed + required - bufferSize <= slowest(claimed);
     }
 
     @Override
     public long remainingCapacity() {
         final long claimed = cursor.get();
-        return bufferSize - (claimed - Sequences.minimum(gatingSequences, claimed));
+        return bufferSize - (claimed - slowest(claimed));
     }
 
     @Override
@@ -116,6 +116,15 @@ final class MutantSequencer extends AbstractSequencer {
             }
         }
         return availableSequence;
+    }
+
+    /** The slowest gating sequence, or {@code claimed} with none (as {@code Sequences.minimum}). */
+    private long slowest(final long claimed) {
+        long minimum = claimed;
+        for (final Sequence gating : gatingSequences) {
+            minimum = Math.min(minimum, gating.get());
+        }
+        return minimum;
     }
 
     @Override

@@ -253,7 +253,7 @@ public final class OrderMatchingEngine {
     }
 
     /** Reads the journal back and checks the replica, the executions and the book against it. */
-    private static void verify(final Config config, final Path journalFile, final Replica replica,
+    static void verify(final Config config, final Path journalFile, final Replica replica,
                                final MatchingStage matcher, final List<String> problems) throws IOException {
         final ReferenceMatcher reference = new ReferenceMatcher(MAX_PRICE, config.bookCapacity());
         final ExecutionDigest expected = new ExecutionDigest();
@@ -300,7 +300,7 @@ public final class OrderMatchingEngine {
         return "";
     }
 
-    private static void report(final Result r, final PrintStream out) {
+    static void report(final Result r, final PrintStream out) {
         final Histogram h = r.latency();
         final ExecutionDigest x = r.executions();
         out.printf("%,d orders in %.2f s: %,.0f orders/s%n", r.orders(), r.elapsedNanos() / 1e9, r.ordersPerSecond());

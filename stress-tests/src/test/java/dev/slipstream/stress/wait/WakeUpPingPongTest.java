@@ -1,0 +1,58 @@
+package dev.slipstream.stress.wait;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.slipstream.sequence.WaitStrategy;
+import dev.slipstream.wait.BlockingWaitStrategy;
+import dev.slipstream.wait.HybridWaitStrategy;
+import dev.slipstream.wait.LiteBlockingWaitStrategy;
+import dev.slipstream.wait.PhasedBackoffWaitStrategy;
+import dev.slipstream.wait.TimeoutBlockingWaitStrategy;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * No lost wake-up in any parking strategy: 20,000 ping-pong round trips (200,000 with
+ * {@code -Dslipstream.stress.long=true}) where every wait races a publish. The same harness
+ * stops within a few round trips on a strategy that re-checks before it announces itself.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class WakeUpPingPongTest {
+    private static final long ROUND_TRIPS = Boolean.getBoolean("slipstream.stress.long") ? 200_000 : 20_000;
+    private static final long LIMIT = TimeUnit.SECONDS.toNanos(60);
+
+    static Stream<Arguments> parkingStrategies() {
+        return Stream.of(
+                Arguments.of("blocking", (Supplier<WaitStrategy>) BlockingWaitStrategy::new),
+                Arguments.of("lite-blocking", (Supplier<WaitStrategy>) LiteBlockingWaitStrategy::new),
+                Arguments.of("hybrid, parks at once", (Supplier<WaitStrategy>) () ->
+                        new HybridWaitStrategy(0, 0, HybridWaitStrategy.DEFAULT_UPSTREAM_PARK_NANOS)),
+                Arguments.of("hybrid, adaptive", (Supplier<WaitStrategy>) HybridWaitStrategy::new),
+                Arguments.of("timeout-blocking", (Supplier<WaitStrategy>) () ->
+                        new TimeoutBlockingWaitStrategy(Duration.ofDays(1))),
+                Arguments.of("phased, lite lock", (Supplier<WaitStrategy>) () ->
+                        PhasedBackoffWaitStrategy.withLiteLock(Duration.ofNanos(1), Duration.ofNanos(2))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("parkingStrategies")
+    void everyRoundTripCompletes(final String name, final Supplier<WaitStrategy> strategy) throws Exception {
+        final long completed = PingPong.run(strategy, ROUND_TRIPS, LIMIT);
+        assertEquals(ROUND_TRIPS, completed, name + ": a wake-up was lost after " + completed + " round trips");
+    }
+
+    @Test
+    void theHarnessCatchesAStrategyThatReChecksBeforeItAnnouncesItself() throws Exception {
+        final long completed = PingPong.run(LateRegisteringWait::new, ROUND_TRIPS, TimeUnit.SECONDS.toNanos(20));
+        System.out.println("late-registering mutant stopped after " + completed + " round trips");
+        assertTrue(completed < ROUND_TRIPS, "the lost wake-up mutant completed every round trip");
+    }
+}
