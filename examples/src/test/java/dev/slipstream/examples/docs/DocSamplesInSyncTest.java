@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the documentation's Java samples honest: every {@code ```java} block of README.md and
- * docs/guide/*.md must appear, line for line (leading indentation aside), in a source file of this
- * package, where a test compiles and runs it. Change a sample in the docs and here together.
+ * docs/guide/*.md must appear, line for line (leading indentation aside), in a test source file
+ * where a test compiles and runs it: this package for README.md and the guide, the aeron module's
+ * {@code guide} package for the Aeron bridge page. A line {@code // ...} in a sample marks code left
+ * out. Change a sample in the docs and in its host together.
  */
 class DocSamplesInSyncTest {
-    /** README.md plus docs/guide hold this many Java samples; a new one needs a host here. */
-    private static final int EXPECTED_SAMPLES = 28;
+    /** README.md plus docs/guide hold this many Java samples; a new one needs a host test. */
+    private static final int EXPECTED_SAMPLES = 34;
 
     private static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
@@ -57,7 +59,29 @@ class DocSamplesInSyncTest {
         return lines.stream().map(l -> l.isBlank() ? "" : l.substring(indent).stripTrailing()).collect(Collectors.toList());
     }
 
+    /**
+     * Whether a source holds the block. A line {@code // ...} in a block stands for code left out:
+     * each part between such lines must appear on its own.
+     */
     static boolean containsBlock(final List<String> source, final List<String> block) {
+        List<String> part = new ArrayList<>();
+        for (final String line : block) {
+            if (line.strip().equals("// ...")) {
+                if (!containsLines(source, part)) {
+                    return false;
+                }
+                part = new ArrayList<>();
+            } else {
+                part.add(line);
+            }
+        }
+        return containsLines(source, part);
+    }
+
+    private static boolean containsLines(final List<String> source, final List<String> block) {
+        if (block.stream().allMatch(String::isBlank)) {
+            return true;
+        }
         final List<String> wanted = dedent(block);
         for (int start = 0; start + wanted.size() <= source.size(); start++) {
             if (dedent(source.subList(start, start + wanted.size())).equals(wanted)) {
@@ -75,11 +99,18 @@ class DocSamplesInSyncTest {
         try (Stream<Path> guide = Files.list(root.resolve("docs/guide"))) {
             guide.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
-        final Path hosts = root.resolve("examples/src/test/java/dev/slipstream/examples/docs");
+        // hosts: this package, and the guide samples other modules run in their own tests
+        // (docs/guide/aeron-bridge.md in aeron/src/test/java/dev/slipstream/aeron/guide)
         final List<List<String>> sources = new ArrayList<>();
-        try (Stream<Path> files = Files.list(hosts)) {
-            for (final Path file : files.filter(p -> p.toString().endsWith(".java")).sorted().collect(Collectors.toList())) {
-                sources.add(Files.readAllLines(file, StandardCharsets.UTF_8));
+        try (Stream<Path> modules = Files.list(root)) {
+            for (final Path testSources : modules.map(m -> m.resolve("src/test/java")).filter(Files::isDirectory)
+                    .sorted().collect(Collectors.toList())) {
+                try (Stream<Path> files = Files.walk(testSources)) {
+                    for (final Path file : files.filter(p -> p.toString().endsWith(".java")).sorted()
+                            .collect(Collectors.toList())) {
+                        sources.add(Files.readAllLines(file, StandardCharsets.UTF_8));
+                    }
+                }
             }
         }
         int count = 0;
@@ -96,8 +127,9 @@ class DocSamplesInSyncTest {
             }
         }
         if (!missing.isEmpty()) {
-            fail("Java samples in the docs with no identical copy under " + root.relativize(hosts)
-                    + " (update the host test with the sample):\n  " + String.join("\n  ", missing));
+            fail("Java samples in the docs with no identical copy in a test source (for README.md and most"
+                    + " guide pages: examples/src/test/java/dev/slipstream/examples/docs; update the host test"
+                    + " with the sample):\n  " + String.join("\n  ", missing));
         }
         assertEquals(EXPECTED_SAMPLES, count, "number of ```java samples in README.md and docs/guide");
     }
@@ -108,5 +140,7 @@ class DocSamplesInSyncTest {
         assertTrue(containsBlock(List.of("class T {", "        a();", "        if (x) {", "            b();",
                 "        }", "}"), block));
         assertTrue(!containsBlock(List.of("a();", "if (x) {", "    c();", "}"), block));
+        assertTrue(containsBlock(List.of("a();", "x();", "b();"), List.of("a();", "// ...", "b();")));
+        assertTrue(!containsBlock(List.of("a();", "x();"), List.of("a();", "// ...", "b();")));
     }
 }
