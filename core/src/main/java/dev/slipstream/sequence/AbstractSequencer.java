@@ -211,6 +211,12 @@ abstract class AbstractSequencer implements Sequencer {
     }
 
     @Override
+    public final SequenceBarrier newBarrier(final WaitStrategy strategy, final Sequence... sequencesToTrack) {
+        Objects.requireNonNull(strategy, "waitStrategy must not be null");
+        return new ProcessingSequenceBarrier(this, strategy, cursor, sequencesToTrack);
+    }
+
+    @Override
     public final void close(final String reason) {
         Objects.requireNonNull(reason, "reason must not be null");
         // volatile CAS: the first close wins and computes the fence; producers that claim or

@@ -169,6 +169,22 @@ public interface Sequencer {
     SequenceBarrier newBarrier(Sequence... sequencesToTrack);
 
     /**
+     * Creates a barrier that waits with its own strategy instead of the sequencer's: for a stage
+     * that wants to wait differently from the others (it must still be signalled on every
+     * publish: producers signal the sequencer's strategy, so that strategy must forward the
+     * signal, as a pipeline's per-stage strategies do).
+     *
+     * <pre>{@code
+     * SequenceBarrier barrier = sequencer.newBarrier(new BusySpinWaitStrategy(), journal.getSequence());
+     * }</pre>
+     *
+     * @param waitStrategy how the consumer behind this barrier waits
+     * @param sequencesToTrack upstream stages the consumer must stay behind
+     * @return a new barrier
+     */
+    SequenceBarrier newBarrier(WaitStrategy waitStrategy, Sequence... sequencesToTrack);
+
+    /**
      * Closes the sequencer: every later claim, and every producer waiting for space, throws
      * {@link SequencerClosedException} with {@code reason}. Already published events stay
      * readable.
