@@ -1,9 +1,13 @@
 package dev.slipstream.queue;
 
 import java.util.AbstractQueue;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -59,7 +63,8 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     /** The largest capacity: 2^29. */
     public static final int MAX_CAPACITY = 1 << IndexRing.MAX_ORDER;
 
-    private final Scq scq;
+    /** The rings; package-private so that tests in this package can inspect them. */
+    final Scq scq;
     private final boolean remap;
 
     /**
@@ -140,13 +145,18 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     }
 
     /**
-     * The number of elements: exact when no other thread operates, an estimate otherwise.
+     * The number of elements, counted by walking the positions between head and tail: exact when
+     * no other thread operates on the queue. While others do, it is not a snapshot: each position
+     * is looked at once, at its own moment, so an element offered or polled during the call may
+     * or may not be counted (the result is always between 0 and {@link #capacity()}). Takes time
+     * proportional to the distance between head and tail (the elements plus the positions
+     * enqueuers skipped) and writes nothing, so offer and poll pay nothing for it.
      *
      * @return from 0 to {@link #capacity()}
      */
     @Override
     public int size() {
-        return scq.sizeEstimate();
+        return scq.countElements();
     }
 
     /**
@@ -221,30 +231,47 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     }
 
     /**
-     * Not supported: the rings cannot be walked without taking the elements out.
+     * A weakly consistent iterator over the elements, oldest first. It never throws
+     * {@link java.util.ConcurrentModificationException} and may run while other threads offer
+     * and poll: it returns every element that is in the queue for the whole iteration exactly
+     * once, never returns an element twice, returns elements in FIFO order, and returns no
+     * element offered after it was created; an element polled during the iteration may or may
+     * not be returned. It reads the rings and writes nothing, so it does not slow producers or
+     * consumers down. {@link Iterator#remove()} is not supported (see {@link #remove(Object)}).
      *
-     * @return never
-     * @throws UnsupportedOperationException always
+     * <pre>{@code
+     * for (Order o : queue) {          // a look at the backlog; poll() still takes them in order
+     *     audit(o);
+     * }
+     * }</pre>
+     *
+     * @return the iterator
      */
     @Override
     public Iterator<E> iterator() {
-        throw unsupported("iterator()");
+        return ScqIterator.of(scq);
     }
 
     /**
-     * Not supported: the rings cannot be searched without taking the elements out.
+     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
+     * non-null and concurrent, without a known size.
      *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
+     * @return the spliterator
      */
     @Override
-    public boolean contains(final Object o) {
-        throw unsupported("contains(Object)");
+    public Spliterator<E> spliterator() {
+        return spliterator(iterator());
+    }
+
+    static <E> Spliterator<E> spliterator(final Iterator<E> iterator) {
+        return Spliterators.spliteratorUnknownSize(iterator,
+                Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.CONCURRENT);
     }
 
     /**
-     * Not supported: an element in the middle cannot be removed from a ring of indices.
+     * Not supported: removing an element from the middle of a ring of indices would need a state
+     * that every offer and poll checks, which costs the hot path. Use {@link #poll()} or
+     * {@link #drain}.
      *
      * @param o ignored
      * @return never
@@ -253,6 +280,42 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     @Override
     public boolean remove(final Object o) {
         throw unsupported("remove(Object)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeAll(final Collection<?> c) {
+        throw unsupported("removeAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean retainAll(final Collection<?> c) {
+        throw unsupported("retainAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param filter ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeIf(final Predicate<? super E> filter) {
+        throw unsupported("removeIf(Predicate)");
     }
 
     /**
@@ -265,23 +328,9 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
         }
     }
 
-    /**
-     * A description of the queue (not its contents, which cannot be listed).
-     *
-     * @return capacity and estimated size
-     */
-    @Override
-    public String toString() {
-        return "ScqQueue[capacity=" + capacity() + ", size~" + size() + "]";
-    }
-
     static UnsupportedOperationException unsupported(final String what) {
         return new UnsupportedOperationException(what + " is not supported by SCQ/LSCQ queues: "
-                + "their rings of indices cannot be walked without removing elements; use poll() or drain()");
-    }
-
-    /** The rings, for tests in this package. */
-    Scq rings() {
-        return scq;
+                + "removing an element from the middle of a ring of indices would cost every offer "
+                + "and poll; use poll() or drain()");
     }
 }
