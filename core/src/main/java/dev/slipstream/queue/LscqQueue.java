@@ -78,15 +78,25 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
  *       operation on the queue at once. Beyond that the emptiness check of a segment may fail
  *       and, when the head segment is retired, an element may be lost. The default segment
  *       capacity, 4096, keeps this out of reach.</li>
- *   <li><b>Memory:</b> a segment takes about {@code 36 * segmentCapacity} bytes with compressed
- *       references (147 KiB at the default 4096); an empty queue holds one segment. A backlog
- *       of {@code m} elements holds about {@code m / segmentCapacity + 1} segments.</li>
+ *   <li><b>Memory:</b> a segment takes {@code 36 * segmentCapacity + 2008} bytes with
+ *       compressed references (the default below 32 GB of heap; 4 more at capacity 1),
+ *       {@code 40 * segmentCapacity + 2280} without: 36 bytes per element (four ring entries
+ *       and a reference) plus about 2 KB of cache-line padding (see {@link ScqQueue}). The
+ *       queue object itself takes 440 bytes. An empty queue holds one segment (146 KiB at the
+ *       default 4096; at 16, 2584 bytes, 162 bytes per element); a backlog of {@code m}
+ *       elements holds about {@code m / segmentCapacity + 1} segments. Small segments pay the
+ *       padding often: at 16 elements per segment it is about four fifths of the memory.</li>
  *   <li><b>Counters:</b> positions are 63-bit (bit 63 is the finalize bit): a segment can take
  *       2^63 operations, centuries at any realistic rate.</li>
- *   <li><b>Not supported:</b> {@link #iterator()} (and so {@code contains},
- *       {@code remove(Object)} and bulk removal) throws {@link UnsupportedOperationException}.
- *       {@link #size()} walks the segments and is an estimate while other threads operate;
- *       {@link #peek()} is weakly consistent (see there).</li>
+ *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code containsAll},
+ *       {@code toArray}, {@code toString}, {@code forEach}, {@code stream}) is weakly consistent
+ *       (see there) and reads without writing. {@link #size()} counts the elements of every
+ *       segment: exact when no other thread operates, not a snapshot while others do.
+ *       {@link #peek()} is weakly consistent.</li>
+ *   <li><b>Not supported:</b> removing from the middle: {@link #remove(Object)},
+ *       {@code removeAll}, {@code retainAll}, {@code removeIf} and {@code Iterator.remove} throw
+ *       {@link UnsupportedOperationException}. Supporting them would need a state that every
+ *       offer and poll checks, a cost on the hot path that this queue does not take.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected

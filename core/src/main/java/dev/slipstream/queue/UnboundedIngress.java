@@ -34,9 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>What it costs.</b> One more hop: each item is offered to the queue, polled by the
  * sequencing thread and translated into the ring, which adds latency (a few hundred nanoseconds
  * when the sequencing thread is awake; a wake-up when it was parked) and one thread. Memory
- * grows with the backlog: a segment of about {@code 36 * segmentCapacity} bytes is allocated
- * each time the backlog outgrows the segments it has (nothing is allocated while the sequencing
- * thread keeps up). The sequencing thread is the ring's producer: with a single-producer ring,
+ * grows with the backlog: a segment of {@code 36 * segmentCapacity + 2008} bytes with compressed
+ * references (see {@link LscqQueue}) is allocated each time the backlog outgrows the segments it
+ * has (nothing is allocated while the sequencing thread keeps up). The sequencing thread is the ring's producer: with a single-producer ring,
  * nothing else may publish to it.
  *
  * <pre>{@code
