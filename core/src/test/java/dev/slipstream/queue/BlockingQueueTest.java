@@ -333,6 +333,38 @@ class BlockingQueueTest {
         assertThrows(IllegalArgumentException.class, () -> q.drainTo(q, 3));
     }
 
+    /**
+     * drainTo with bad arguments moves nothing; a target whose add throws loses only the element
+     * it was given (it had already left the queue, as the Javadoc says), the rest stay in order.
+     */
+    @ParameterizedTest
+    @MethodSource("queues")
+    void drainToWithBadArgumentsOrAFailingTargetLosesNothingElse(
+            final Function<WaitStrategy, BlockingQueue<Integer>> factory) {
+        final BlockingQueue<Integer> q = factory.apply(new HybridWaitStrategy());
+        q.offer(1);
+        q.offer(2);
+        assertEquals(0, q.drainTo(new ArrayList<>(), Integer.MIN_VALUE));
+        assertThrows(NullPointerException.class, () -> q.drainTo(null, 0), "null is refused even when moving none");
+        assertThrows(IllegalArgumentException.class, () -> q.drainTo(q, 0), "so is the queue itself");
+        final SignalledBlockingQueue<Integer> signalled = (SignalledBlockingQueue<Integer>) q;
+        assertThrows(IllegalArgumentException.class, () -> q.drainTo(signalled.queue),
+                "and the queue inside it");
+        assertEquals(List.of(1, 2), new ArrayList<>(q), "nothing moved by the refused calls");
+        final List<Integer> failing = new ArrayList<>() {
+            @Override
+            public boolean add(final Integer e) {
+                throw new IllegalStateException("target full");
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> q.drainTo(failing));
+        assertEquals(List.of(2), new ArrayList<>(q), "only the element handed to the failing add is gone");
+        q.offer(3);
+        final List<Integer> out = new ArrayList<>();
+        assertEquals(2, q.drainTo(out));
+        assertEquals(List.of(2, 3), out);
+    }
+
     @ParameterizedTest
     @MethodSource("queues")
     void rejectsNullArguments(final Function<WaitStrategy, BlockingQueue<Integer>> factory) {

@@ -224,6 +224,8 @@ class QueueCollectionTest {
         assertFalse(s.hasCharacteristics(Spliterator.SIZED), "the size may change while it runs");
         assertThrows(NullPointerException.class, () -> q.forEach(null));
         assertThrows(NullPointerException.class, () -> q.iterator().forEachRemaining(null));
+        assertThrows(NullPointerException.class, () -> q.spliterator().tryAdvance(null));
+        assertThrows(NullPointerException.class, () -> q.spliterator().forEachRemaining(null));
         // a consumer that throws stops the walk and loses nothing: iteration only reads
         final int[] calls = {0};
         final int failAt = Math.min(2, n);
