@@ -203,7 +203,8 @@ class Scq {
      * polled during the call may or may not be counted. Writes nothing.
      */
     final int countElements() {
-        // head, then tail: positions below the head are taken or being taken
+        // volatile loads, head then tail: positions below the head are taken or being taken;
+        // each entry is then read volatile (entryAt), seeing the CAS that wrote it
         long p = aq.head();
         final long t = aq.tail();
         int count = 0;
