@@ -605,8 +605,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      * threads offer and poll: it returns every element that is in the queue for the whole
      * iteration exactly once, never returns an element twice, returns elements in FIFO order,
      * and returns no element offered after it was created; an element polled during the
-     * iteration may or may not be returned. It reads and writes nothing shared, so it does not
-     * slow producers or consumers down. {@link Iterator#remove()} is not supported (see
+     * iteration may or may not be returned. It only reads (no counter, entry or element is
+     * written), so it does not slow producers or consumers down. {@link Iterator#remove()} is not supported (see
      * {@link #remove(Object)}).
      *
      * <pre>{@code
