@@ -193,8 +193,9 @@ public interface Sequencer {
      * claim was accepted. Claims at or below it were made before the close and stay valid: their
      * producers publish them normally, so nothing accepted is ever abandoned. A claim that raced
      * the close and lies above the fence is refused when it is published: {@link #publish(long)}
-     * makes the slot visible (no consumer ever waits behind a hole) and then throws
-     * {@link SequencerClosedException}, so its producer learns the event was not accepted.
+     * throws {@link SequencerClosedException} without making the slot visible, so its producer
+     * learns the event was not accepted and no consumer ever sees it (every later claim is above
+     * the fence too, so this leaves no hole below it).
      * A producer waiting for space when the ring closes holds no claim: it throws. The first
      * call wins; later calls only wake waiting consumers.
      *
