@@ -111,8 +111,8 @@ final class IndexRing extends IndexRingPad3 {
     private final long cycleMask;
     /** Rotation applied to entry numbers: REMAP_SHIFT clamped, or 0 with remap off. */
     private final int remapShift;
-    /** The threshold a successful enqueue restores. */
-    private final long thresholdMax;
+    /** The threshold a successful enqueue restores (package-private: tests compare with it). */
+    final long thresholdMax;
     /** FINALIZE for a finalizable ring, 0 otherwise (then the tail may use all 64 bits). */
     private final long finalizeMask;
 
@@ -377,12 +377,6 @@ final class IndexRing extends IndexRingPad3 {
         TAIL.getAndBitwiseOr(this, FINALIZE);
     }
 
-    /** Whether the finalize bit is set. */
-    boolean isFinalized() {
-        // volatile load of the tail
-        return ((long) TAIL.getVolatile(this) & finalizeMask) != 0;
-    }
-
     /** Restores the threshold, so that the next dequeue searches the ring again. */
     void resetThreshold() {
         // volatile store: the next dequeue's threshold check sees it
@@ -430,32 +424,6 @@ final class IndexRing extends IndexRingPad3 {
     long threshold() {
         // volatile load
         return (long) THRESHOLD.getVolatile(this);
-    }
-
-    /** The threshold a successful enqueue restores. */
-    long thresholdMax() {
-        return thresholdMax;
-    }
-
-    /** log2 of the number of indices. */
-    int order() {
-        return order;
-    }
-
-    /** The number of indices, n. */
-    int capacity() {
-        return 1 << order;
-    }
-
-    /** The entry word for a position's cycle, IsSafe and index: for tests. */
-    long pack(final long position, final boolean safe, final int index) {
-        final long word = cycleWord(position) & ~(long) entryMask & ~safeBit;
-        return word | (safe ? safeBit : 0L) | (index & entryMask);
-    }
-
-    /** The raw entry at array element {@code slot(position)}: for tests. */
-    long rawEntry(final long position) {
-        return entryAt(position);
     }
 
     @Override

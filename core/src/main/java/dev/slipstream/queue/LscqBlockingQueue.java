@@ -2,9 +2,6 @@ package dev.slipstream.queue;
 
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
-import java.util.AbstractQueue;
-import java.util.Collection;
-import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,15 +29,14 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>The limits of {@link LscqQueue} apply: at most {@code max(segmentCapacity, 64)} threads at
- * once, about {@code 36 * segmentCapacity} bytes per segment, no iteration
- * ({@link #iterator()}, {@code contains}, {@code remove(Object)} throw
- * {@link UnsupportedOperationException}).
+ * once, the memory per segment given there, a weakly consistent {@link #iterator()}, and no
+ * removal from the middle ({@code remove(Object)}, {@code removeAll}, {@code retainAll},
+ * {@code removeIf} and {@code Iterator.remove} throw {@link UnsupportedOperationException}).
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>, BatchQueue<E> {
-    private final LscqQueue<E> queue;
-    private final QueueSignal notEmpty;
+public final class LscqBlockingQueue<E> extends SignalledBlockingQueue<E> {
+    private final LscqQueue<E> unbounded;
 
     /**
      * Creates a queue with {@link LscqQueue#DEFAULT_SEGMENT_CAPACITY} elements per segment that
@@ -60,8 +56,17 @@ public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements Bloc
      * @throws NullPointerException if {@code waitStrategy} is null
      */
     public LscqBlockingQueue(final int segmentCapacity, final WaitStrategy waitStrategy) {
-        this.notEmpty = new QueueSignal(waitStrategy);
-        this.queue = new LscqQueue<>(segmentCapacity);
+        this(new LscqQueue<>(segmentCapacity), waitStrategy);
+    }
+
+    private LscqBlockingQueue(final LscqQueue<E> unbounded, final WaitStrategy waitStrategy) {
+        super(unbounded, waitStrategy);
+        this.unbounded = unbounded;
+    }
+
+    /** For tests: every segment's counters start at {@code start}, 0 to 2^62. */
+    LscqBlockingQueue(final int segmentCapacity, final WaitStrategy waitStrategy, final long start) {
+        this(new LscqQueue<>(segmentCapacity, true, start), waitStrategy);
     }
 
     /**
@@ -73,7 +78,7 @@ public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements Bloc
      */
     @Override
     public boolean offer(final E e) {
-        if (queue.offer(e)) {
+        if (unbounded.offer(e)) {
             notEmpty.signal();
             return true;
         }
@@ -113,96 +118,7 @@ public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements Bloc
      */
     @Override
     public E poll() {
-        return queue.poll();
-    }
-
-    /**
-     * Removes the oldest element, waiting for one.
-     *
-     * @return the element
-     * @throws InterruptedException if interrupted while waiting
-     */
-    @Override
-    public E take() throws InterruptedException {
-        E e = queue.poll();
-        if (e != null) {
-            return e;
-        }
-        notEmpty.register();
-        try {
-            while (true) {
-                final long seen = notEmpty.seen();
-                if ((e = queue.poll()) != null) {
-                    return e;
-                }
-                notEmpty.await(seen);
-            }
-        } finally {
-            notEmpty.deregister();
-        }
-    }
-
-    /**
-     * Removes the oldest element, waiting up to the timeout for one.
-     *
-     * @param timeout how long to wait; zero or less does not wait
-     * @param unit the unit of {@code timeout}
-     * @return the element, or null if the timeout passed with the queue still empty
-     * @throws InterruptedException if interrupted while waiting
-     * @throws NullPointerException if {@code unit} is null
-     */
-    @Override
-    public E poll(final long timeout, final TimeUnit unit) throws InterruptedException {
-        Objects.requireNonNull(unit, "unit must not be null");
-        E e = queue.poll();
-        if (e != null) {
-            return e;
-        }
-        final long deadline = System.nanoTime() + unit.toNanos(timeout);
-        notEmpty.register();
-        try {
-            while (true) {
-                final long seen = notEmpty.seen();
-                if ((e = queue.poll()) != null) {
-                    return e;
-                }
-                if (!notEmpty.awaitUntil(seen, deadline)) {
-                    return queue.poll();
-                }
-            }
-        } finally {
-            notEmpty.deregister();
-        }
-    }
-
-    /**
-     * Weakly consistent look at the oldest element, as {@link LscqQueue#peek()}.
-     *
-     * @return the element, or null
-     */
-    @Override
-    public E peek() {
-        return queue.peek();
-    }
-
-    /**
-     * The number of elements, summed over the segments: an estimate while other threads operate.
-     *
-     * @return the count
-     */
-    @Override
-    public int size() {
-        return queue.size();
-    }
-
-    /**
-     * Whether no element was seen; weakly consistent like {@link #peek()}.
-     *
-     * @return true if empty
-     */
-    @Override
-    public boolean isEmpty() {
-        return queue.isEmpty();
+        return unbounded.poll();
     }
 
     /**
@@ -221,44 +137,7 @@ public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements Bloc
      * @return a power of two
      */
     public int segmentCapacity() {
-        return queue.segmentCapacity();
-    }
-
-    /**
-     * The strategy takers wait with.
-     *
-     * @return the wait strategy
-     */
-    public WaitStrategy waitStrategy() {
-        return notEmpty.strategy();
-    }
-
-    /**
-     * Removes every element and adds it to {@code c}.
-     *
-     * @param c where the elements go
-     * @return how many were moved
-     * @throws NullPointerException if {@code c} is null
-     * @throws IllegalArgumentException if {@code c} is this queue
-     */
-    @Override
-    public int drainTo(final Collection<? super E> c) {
-        return drainTo(c, Integer.MAX_VALUE);
-    }
-
-    /**
-     * Removes up to {@code maxElements} elements and adds them to {@code c}, oldest first.
-     *
-     * @param c where the elements go
-     * @param maxElements the most to move; zero or less moves none
-     * @return how many were moved
-     * @throws NullPointerException if {@code c} is null
-     * @throws IllegalArgumentException if {@code c} is this queue
-     */
-    @Override
-    public int drainTo(final Collection<? super E> c, final int maxElements) {
-        ScqBlockingQueue.checkDrainTarget(c, this);
-        return maxElements <= 0 ? 0 : queue.drain(c::add, maxElements);
+        return unbounded.segmentCapacity();
     }
 
     /**
@@ -273,7 +152,7 @@ public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements Bloc
      */
     @Override
     public int drain(final Consumer<? super E> consumer, final int limit) {
-        return queue.drain(consumer, limit);
+        return unbounded.drain(consumer, limit);
     }
 
     /**
@@ -289,65 +168,9 @@ public final class LscqBlockingQueue<E> extends AbstractQueue<E> implements Bloc
     @Override
     public int fill(final Supplier<? extends E> supplier, final int limit) {
         try {
-            return queue.fill(supplier, limit);
+            return unbounded.fill(supplier, limit);
         } finally {
             notEmpty.signal();
         }
-    }
-
-    /** Removes every element, by polling until the queue is empty. */
-    @Override
-    public void clear() {
-        queue.clear();
-    }
-
-    /**
-     * Not supported: the rings cannot be walked without taking the elements out.
-     *
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public Iterator<E> iterator() {
-        throw ScqQueue.unsupported("iterator()");
-    }
-
-    /**
-     * Not supported: the rings cannot be searched without taking the elements out.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean contains(final Object o) {
-        throw ScqQueue.unsupported("contains(Object)");
-    }
-
-    /**
-     * Not supported: an element in the middle cannot be removed from a ring of indices.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean remove(final Object o) {
-        throw ScqQueue.unsupported("remove(Object)");
-    }
-
-    /**
-     * A description of the queue (not its contents).
-     *
-     * @return segment capacity and estimated size
-     */
-    @Override
-    public String toString() {
-        return "LscqBlockingQueue[segmentCapacity=" + segmentCapacity() + ", size~" + size() + "]";
-    }
-
-    /** The not-empty signal, for tests. */
-    QueueSignal notEmptySignal() {
-        return notEmpty;
     }
 }

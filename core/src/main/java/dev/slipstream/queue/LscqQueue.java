@@ -3,9 +3,12 @@ package dev.slipstream.queue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.AbstractQueue;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.Spliterator;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -75,15 +78,25 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
  *       operation on the queue at once. Beyond that the emptiness check of a segment may fail
  *       and, when the head segment is retired, an element may be lost. The default segment
  *       capacity, 4096, keeps this out of reach.</li>
- *   <li><b>Memory:</b> a segment takes about {@code 36 * segmentCapacity} bytes with compressed
- *       references (147 KiB at the default 4096); an empty queue holds one segment. A backlog
- *       of {@code m} elements holds about {@code m / segmentCapacity + 1} segments.</li>
+ *   <li><b>Memory:</b> a segment takes {@code 36 * segmentCapacity + 2008} bytes with
+ *       compressed references (the default below 32 GB of heap; 4 more at capacity 1),
+ *       {@code 40 * segmentCapacity + 2280} without: 36 bytes per element (four ring entries
+ *       and a reference) plus about 2 KB of cache-line padding (see {@link ScqQueue}). The
+ *       queue object itself takes 440 bytes. An empty queue holds one segment (146 KiB at the
+ *       default 4096; at 16, 2584 bytes, 162 bytes per element); a backlog of {@code m}
+ *       elements holds about {@code m / segmentCapacity + 1} segments. Small segments pay the
+ *       padding often: at 16 elements per segment it is about four fifths of the memory.</li>
  *   <li><b>Counters:</b> positions are 63-bit (bit 63 is the finalize bit): a segment can take
  *       2^63 operations, centuries at any realistic rate.</li>
- *   <li><b>Not supported:</b> {@link #iterator()} (and so {@code contains},
- *       {@code remove(Object)} and bulk removal) throws {@link UnsupportedOperationException}.
- *       {@link #size()} walks the segments and is an estimate while other threads operate;
- *       {@link #peek()} is weakly consistent (see there).</li>
+ *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code containsAll},
+ *       {@code toArray}, {@code toString}, {@code forEach}, {@code stream}) is weakly consistent
+ *       (see there) and reads without writing. {@link #size()} counts the elements of every
+ *       segment: exact when no other thread operates, not a snapshot while others do.
+ *       {@link #peek()} is weakly consistent.</li>
+ *   <li><b>Not supported:</b> removing from the middle: {@link #remove(Object)},
+ *       {@code removeAll}, {@code retainAll}, {@code removeIf} and {@code Iterator.remove} throw
+ *       {@link UnsupportedOperationException}. Supporting them would need a state that every
+ *       offer and poll checks, a cost on the hot path that this queue does not take.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected
@@ -138,6 +151,12 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
         boolean casNext(final Segment successor) {
             // volatile CAS: publishes the successor built by this thread
             return NEXT.compareAndSet(this, null, successor);
+        }
+
+        @Override
+        Scq successor() {
+            final Segment n = next();
+            return n == CLOSED_LINK ? null : n;
         }
     }
 
@@ -224,6 +243,9 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      * @param full a segment whose offer already failed (so it is finalized), or null
      */
     private boolean offerSlow(final E e, Segment full) {
+        // rounds waited for the gate at tail segment waitedAt: they count towards a bypass only
+        // while the tail stays there (a moving tail means the gate holder is not stalled)
+        Segment waitedAt = null;
         int waits = 0;
         while (true) {
             // acquire: the tail segment and everything written before it was linked
@@ -236,6 +258,10 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
                 // help a slow linker: volatile CAS, a lost race means someone else moved it
                 TAIL.compareAndSet(this, t, next);
                 continue;
+            }
+            if (t != waitedAt) {
+                waitedAt = t;
+                waits = 0;
             }
             if (t != full) {
                 if (t.offer(e)) {
@@ -380,8 +406,12 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     }
 
     /**
-     * The number of elements, summed over the segments: exact when no other thread operates,
-     * an estimate otherwise; takes time proportional to the number of segments.
+     * The number of elements, counted by walking every segment's positions between head and
+     * tail: exact when no other thread operates on the queue. While others do, it is not a
+     * snapshot: each position is looked at once, at its own moment, so an element offered or
+     * polled during the call may or may not be counted. Takes time proportional to the number of
+     * elements (plus positions enqueuers skipped) and writes nothing, so offer and poll pay
+     * nothing for it.
      *
      * @return the count, at most {@link Integer#MAX_VALUE}
      */
@@ -391,7 +421,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
         // acquire: the head segment as linked
         Segment s = (Segment) HEAD.getAcquire(this);
         while (s != null && s != CLOSED_LINK) {
-            size += s.sizeEstimate();
+            size += s.countElements();
             s = s.next();
         }
         return (int) Math.min(size, Integer.MAX_VALUE);
@@ -570,30 +600,50 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     }
 
     /**
-     * Not supported: the rings cannot be walked without taking the elements out.
+     * A weakly consistent iterator over the elements, oldest first, across the segments. It
+     * never throws {@link java.util.ConcurrentModificationException} and may run while other
+     * threads offer and poll: it returns every element that is in the queue for the whole
+     * iteration exactly once, never returns an element twice, returns elements in FIFO order,
+     * and returns no element offered after it was created; an element polled during the
+     * iteration may or may not be returned. It only reads (no counter, entry or element is
+     * written), so it does not slow producers or consumers down. {@link Iterator#remove()} is not supported (see
+     * {@link #remove(Object)}).
      *
-     * @return never
-     * @throws UnsupportedOperationException always
+     * <pre>{@code
+     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
+     * }</pre>
+     *
+     * @return the iterator
      */
     @Override
     public Iterator<E> iterator() {
-        throw ScqQueue.unsupported("iterator()");
+        // acquire: the head segment as linked, read before the last one so that it is reachable
+        final Segment first = (Segment) HEAD.getAcquire(this);
+        Segment last = first;
+        Segment next;
+        while ((next = last.next()) != null && next != CLOSED_LINK) {
+            last = next;
+        }
+        // volatile load (in tail()), after last was found: every offer that completed before
+        // this call put its element below this position of last, or into an earlier segment
+        return new ScqIterator<>(first, last, last.aq.tail());
     }
 
     /**
-     * Not supported: the rings cannot be searched without taking the elements out.
+     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
+     * non-null and concurrent, without a known size.
      *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
+     * @return the spliterator
      */
     @Override
-    public boolean contains(final Object o) {
-        throw ScqQueue.unsupported("contains(Object)");
+    public Spliterator<E> spliterator() {
+        return ScqQueue.spliterator(iterator());
     }
 
     /**
-     * Not supported: an element in the middle cannot be removed from a ring of indices.
+     * Not supported: removing an element from the middle of a ring of indices would need a state
+     * that every offer and poll checks, which costs the hot path. Use {@link #poll()} or
+     * {@link #drain}.
      *
      * @param o ignored
      * @return never
@@ -602,6 +652,42 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     @Override
     public boolean remove(final Object o) {
         throw ScqQueue.unsupported("remove(Object)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeAll(final Collection<?> c) {
+        throw ScqQueue.unsupported("removeAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean retainAll(final Collection<?> c) {
+        throw ScqQueue.unsupported("retainAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param filter ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeIf(final Predicate<? super E> filter) {
+        throw ScqQueue.unsupported("removeIf(Predicate)");
     }
 
     /** Removes every element, by polling until the queue is empty. */
@@ -613,17 +699,6 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
     }
 
     /**
-     * A description of the queue (not its contents, which cannot be listed).
-     *
-     * @return segment capacity and estimated size
-     */
-    @Override
-    public String toString() {
-        return "LscqQueue[segmentCapacity=" + segmentCapacity() + ", size~" + size()
-                + (isClosed() ? ", closed" : "") + "]";
-    }
-
-    /**
      * Segments allocated so far, the first included: with the segment size, what the queue has
      * cost in memory over its life. Under a burst of producers it stays at the number of
      * segments the backlog needs (plus one per producer that found the allocating thread stalled).
@@ -632,20 +707,5 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      */
     public long segmentsAllocated() {
         return (long) ALLOCATED.getVolatile(this);
-    }
-
-    /** Segments linked into the list so far (the first included). */
-    long segmentsLinked() {
-        return (long) LINKED.getVolatile(this);
-    }
-
-    /** Allocations made without the gate because its holder seemed stalled. */
-    long gateBypasses() {
-        return (long) BYPASSES.getVolatile(this);
-    }
-
-    /** The current head segment, for tests. */
-    Segment headSegment() {
-        return (Segment) HEAD.getAcquire(this);
     }
 }

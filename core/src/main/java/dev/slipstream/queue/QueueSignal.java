@@ -131,13 +131,15 @@ final class QueueSignal extends QueueSignalPad1 {
     }
 
     /**
-     * Waits until a signal moves the counter past {@code seen} or {@code deadline}
-     * ({@link System#nanoTime()}) passes.
+     * Waits until a signal moves the counter past {@code seen} or {@code nanos} have passed since
+     * {@code start} ({@link System#nanoTime()}). Counts elapsed time, never a deadline, so no
+     * timeout from 0 to {@link Long#MAX_VALUE} nanoseconds overflows.
      *
-     * @return false if the deadline passed
+     * @param nanos the timeout, {@code >= 0}
+     * @return false if the timeout passed
      * @throws InterruptedException if the thread is interrupted
      */
-    boolean awaitUntil(final long seen, final long deadline) throws InterruptedException {
+    boolean awaitNanos(final long seen, final long start, final long nanos) throws InterruptedException {
         int round = 0;
         long park = FIRST_TIMED_PARK_NANOS;
         // volatile load: the counter, as in seen()
@@ -145,7 +147,8 @@ final class QueueSignal extends QueueSignalPad1 {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            final long remaining = deadline - System.nanoTime();
+            // elapsed is small and non-negative, so the difference cannot overflow
+            final long remaining = nanos - (System.nanoTime() - start);
             if (remaining <= 0) {
                 return false;
             }
@@ -160,11 +163,6 @@ final class QueueSignal extends QueueSignalPad1 {
             round++;
         }
         return true;
-    }
-
-    /** Waiters registered now, for tests. */
-    int waiting() {
-        return (int) WAITING.getVolatile(this);
     }
 
     /**

@@ -19,7 +19,8 @@ class Scq {
 
     final IndexRing fq;
     final IndexRing aq;
-    private final Object[] data;
+    /** The elements, at {@code DATA_PAD + index}; package-private so that tests can inspect it. */
+    final Object[] data;
     private final int capacity;
     /** Whether this is an LSCQ segment: a failed offer finalizes {@code aq}. */
     private final boolean finalizable;
@@ -174,15 +175,64 @@ class Scq {
         }
     }
 
-    /** Elements between head and tail of aq: exact when quiescent, an estimate otherwise. */
-    final int sizeEstimate() {
-        // tail first, then head: a concurrent dequeuer can only make the difference smaller
-        final long t = aq.tail();
-        final long h = aq.head();
-        final long size = t - h;
-        if (size <= 0) {
-            return 0;
+    /**
+     * The element held at position {@code p} of {@code aq}, if {@code p} holds one that was not
+     * taken while it was read; null otherwise. Writes nothing.
+     */
+    final Object elementAt(final long p) {
+        final long entry = aq.entryAt(p);
+        final int i = aq.indexAt(entry, p);
+        if (i < 0) {
+            return null; // ⊥, or an entry of another lap: position p holds no element now
         }
-        return (int) Math.min(size, capacity);
+        // plain load: the volatile load of the entry made the producer's store visible
+        final Object e = data[DATA_PAD + i];
+        // the load above completes before the re-check below
+        VarHandle.acquireFence();
+        // unchanged entry: nobody consumed p meanwhile, so data[i] was not yet handed to a later
+        // producer and e is the element of position p (a consumed entry never comes back: the
+        // consumer's atomic OR leaves it ⊥ until a later lap's cycle is written)
+        return e != null && aq.entryAt(p) == entry ? e : null;
+    }
+
+    /**
+     * The number of elements: counts the positions between head and tail of {@code aq} that
+     * hold an element. Positions an enqueuer skipped (their entry was unusable) hold none, which
+     * is why {@code tail - head} alone over-counts. Exact when no other thread operates; while
+     * others do, each position is looked at once, at its own moment, so elements offered or
+     * polled during the call may or may not be counted. Writes nothing.
+     */
+    final int countElements() {
+        // volatile loads, head then tail: positions below the head are taken or being taken;
+        // each entry is then read volatile (entryAt), seeing the CAS that wrote it
+        long p = aq.head();
+        final long t = aq.tail();
+        int count = 0;
+        int sinceHead = 0;
+        while (t - p > 0 && count < capacity) {
+            final long entry = aq.entryAt(p);
+            if (aq.indexAt(entry, p) >= 0) {
+                count++;
+            }
+            p++;
+            if (++sinceHead == SCAN_HEAD_INTERVAL) {
+                // a scan that falls behind the consumers jumps to the head instead of walking
+                // positions that are already taken
+                sinceHead = 0;
+                final long h = aq.head();
+                if (h - p > 0) {
+                    p = h;
+                }
+            }
+        }
+        return count;
+    }
+
+    /** Positions a scan walks between looks at the head. */
+    static final int SCAN_HEAD_INTERVAL = 64;
+
+    /** The segment after this one, for iteration; a bounded queue has none. */
+    Scq successor() {
+        return null;
     }
 }

@@ -2,9 +2,6 @@ package dev.slipstream.queue;
 
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
-import java.util.AbstractQueue;
-import java.util.Collection;
-import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -35,15 +32,16 @@ import java.util.function.Supplier;
  *
  * <p>The limits of {@link ScqQueue} apply: at most {@code max(capacity, 64)} threads at once, a
  * spurious "full" when several threads offer and poll at once ({@code put} then simply waits for
- * the next poll), and no iteration ({@link #iterator()}, {@code contains}, {@code remove(Object)}
- * throw {@link UnsupportedOperationException}).
+ * the next poll), a weakly consistent {@link #iterator()}, and no removal from the middle
+ * ({@code remove(Object)}, {@code removeAll}, {@code retainAll}, {@code removeIf} and
+ * {@code Iterator.remove} throw {@link UnsupportedOperationException}).
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>, BatchQueue<E> {
-    private final ScqQueue<E> queue;
-    private final QueueSignal notEmpty;
-    private final QueueSignal notFull;
+public final class ScqBlockingQueue<E> extends SignalledBlockingQueue<E> {
+    private final ScqQueue<E> bounded;
+    /** Putters wait on it; every successful poll signals it. */
+    final QueueSignal notFull;
 
     /**
      * Creates a queue that waits with a {@link HybridWaitStrategy}.
@@ -64,9 +62,18 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
      * @throws NullPointerException if {@code waitStrategy} is null
      */
     public ScqBlockingQueue(final int capacity, final WaitStrategy waitStrategy) {
-        this.notEmpty = new QueueSignal(waitStrategy);
+        this(new ScqQueue<>(capacity), waitStrategy);
+    }
+
+    private ScqBlockingQueue(final ScqQueue<E> bounded, final WaitStrategy waitStrategy) {
+        super(bounded, waitStrategy);
         this.notFull = new QueueSignal(waitStrategy);
-        this.queue = new ScqQueue<>(capacity);
+        this.bounded = bounded;
+    }
+
+    /** For tests: a queue whose ring counters start at {@code start}, anywhere in 64 bits. */
+    ScqBlockingQueue(final int capacity, final WaitStrategy waitStrategy, final long start) {
+        this(new ScqQueue<>(capacity, true, start), waitStrategy);
     }
 
     /**
@@ -78,7 +85,7 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
      */
     @Override
     public boolean offer(final E e) {
-        if (queue.offer(e)) {
+        if (bounded.offer(e)) {
             notEmpty.signal();
             return true;
         }
@@ -112,7 +119,9 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
     }
 
     /**
-     * Inserts an element, waiting up to the timeout for room.
+     * Inserts an element, waiting up to the timeout for room. A timeout of zero or less
+     * (however large its magnitude) tries once and returns; a huge one waits as long as
+     * {@link TimeUnit#toNanos} allows (about 292 years), without overflowing.
      *
      * @param e the element
      * @param timeout how long to wait; zero or less does not wait
@@ -127,7 +136,17 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
         if (offer(e)) {
             return true;
         }
-        final long deadline = System.nanoTime() + unit.toNanos(timeout);
+        // saturates at Long.MIN_VALUE / Long.MAX_VALUE instead of overflowing
+        final long nanos = unit.toNanos(timeout);
+        if (nanos <= 0) {
+            // no wait: one more try, as ArrayBlockingQueue makes (and, like it, an interrupt
+            // pending on entry is reported)
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            return offer(e);
+        }
+        final long start = System.nanoTime();
         notFull.register();
         try {
             while (true) {
@@ -135,7 +154,7 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
                 if (offer(e)) {
                     return true;
                 }
-                if (!notFull.awaitUntil(seen, deadline)) {
+                if (!notFull.awaitNanos(seen, start, nanos)) {
                     return offer(e);
                 }
             }
@@ -151,7 +170,7 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
      */
     @Override
     public E poll() {
-        final E e = queue.poll();
+        final E e = bounded.poll();
         if (e != null) {
             notFull.signal();
         }
@@ -159,102 +178,14 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
     }
 
     /**
-     * Removes the oldest element, waiting for one.
-     *
-     * @return the element
-     * @throws InterruptedException if interrupted while waiting
-     */
-    @Override
-    public E take() throws InterruptedException {
-        E e = poll();
-        if (e != null) {
-            return e;
-        }
-        notEmpty.register();
-        try {
-            while (true) {
-                final long seen = notEmpty.seen();
-                if ((e = poll()) != null) {
-                    return e;
-                }
-                notEmpty.await(seen);
-            }
-        } finally {
-            notEmpty.deregister();
-        }
-    }
-
-    /**
-     * Removes the oldest element, waiting up to the timeout for one.
-     *
-     * @param timeout how long to wait; zero or less does not wait
-     * @param unit the unit of {@code timeout}
-     * @return the element, or null if the timeout passed with the queue still empty
-     * @throws InterruptedException if interrupted while waiting
-     * @throws NullPointerException if {@code unit} is null
-     */
-    @Override
-    public E poll(final long timeout, final TimeUnit unit) throws InterruptedException {
-        Objects.requireNonNull(unit, "unit must not be null");
-        E e = poll();
-        if (e != null) {
-            return e;
-        }
-        final long deadline = System.nanoTime() + unit.toNanos(timeout);
-        notEmpty.register();
-        try {
-            while (true) {
-                final long seen = notEmpty.seen();
-                if ((e = poll()) != null) {
-                    return e;
-                }
-                if (!notEmpty.awaitUntil(seen, deadline)) {
-                    return poll();
-                }
-            }
-        } finally {
-            notEmpty.deregister();
-        }
-    }
-
-    /**
-     * Weakly consistent look at the oldest element, as {@link ScqQueue#peek()}.
-     *
-     * @return the element, or null
-     */
-    @Override
-    public E peek() {
-        return queue.peek();
-    }
-
-    /**
-     * The number of elements: exact when no other thread operates, an estimate otherwise.
-     *
-     * @return from 0 to the capacity
-     */
-    @Override
-    public int size() {
-        return queue.size();
-    }
-
-    /**
-     * Whether no element was seen; weakly consistent like {@link #peek()}.
-     *
-     * @return true if empty
-     */
-    @Override
-    public boolean isEmpty() {
-        return queue.isEmpty();
-    }
-
-    /**
-     * Room left: the capacity minus the estimated size.
+     * Room left: the capacity minus the {@linkplain #size() size}; exact when no other thread
+     * operates.
      *
      * @return from 0 to the capacity
      */
     @Override
     public int remainingCapacity() {
-        return queue.capacity() - queue.size();
+        return bounded.capacity() - bounded.size();
     }
 
     /**
@@ -263,51 +194,7 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
      * @return a power of two
      */
     public int capacity() {
-        return queue.capacity();
-    }
-
-    /**
-     * The strategy takers and putters wait with.
-     *
-     * @return the wait strategy
-     */
-    public WaitStrategy waitStrategy() {
-        return notEmpty.strategy();
-    }
-
-    /**
-     * Removes every element and adds it to {@code c}.
-     *
-     * @param c where the elements go
-     * @return how many were moved
-     * @throws NullPointerException if {@code c} is null
-     * @throws IllegalArgumentException if {@code c} is this queue
-     */
-    @Override
-    public int drainTo(final Collection<? super E> c) {
-        return drainTo(c, Integer.MAX_VALUE);
-    }
-
-    /**
-     * Removes up to {@code maxElements} elements and adds them to {@code c}, oldest first.
-     *
-     * @param c where the elements go
-     * @param maxElements the most to move; zero or less moves none
-     * @return how many were moved
-     * @throws NullPointerException if {@code c} is null
-     * @throws IllegalArgumentException if {@code c} is this queue
-     */
-    @Override
-    public int drainTo(final Collection<? super E> c, final int maxElements) {
-        checkDrainTarget(c, this);
-        return maxElements <= 0 ? 0 : drain(c::add, maxElements);
-    }
-
-    static void checkDrainTarget(final Collection<?> c, final Object self) {
-        Objects.requireNonNull(c, "collection must not be null");
-        if (c == self) {
-            throw new IllegalArgumentException("cannot drain a queue into itself");
-        }
+        return bounded.capacity();
     }
 
     /**
@@ -323,7 +210,7 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
     @Override
     public int drain(final Consumer<? super E> consumer, final int limit) {
         try {
-            return queue.drain(consumer, limit);
+            return bounded.drain(consumer, limit);
         } finally {
             // also when the consumer threw: the slots freed before it are free for putters
             notFull.signal();
@@ -343,72 +230,9 @@ public final class ScqBlockingQueue<E> extends AbstractQueue<E> implements Block
     @Override
     public int fill(final Supplier<? extends E> supplier, final int limit) {
         try {
-            return queue.fill(supplier, limit);
+            return bounded.fill(supplier, limit);
         } finally {
             notEmpty.signal();
         }
-    }
-
-    /** Removes every element, by polling until the queue is empty. */
-    @Override
-    public void clear() {
-        while (poll() != null) {
-            // keep polling; each poll signals putters
-        }
-    }
-
-    /**
-     * Not supported: the rings cannot be walked without taking the elements out.
-     *
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public Iterator<E> iterator() {
-        throw ScqQueue.unsupported("iterator()");
-    }
-
-    /**
-     * Not supported: the rings cannot be searched without taking the elements out.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean contains(final Object o) {
-        throw ScqQueue.unsupported("contains(Object)");
-    }
-
-    /**
-     * Not supported: an element in the middle cannot be removed from a ring of indices.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean remove(final Object o) {
-        throw ScqQueue.unsupported("remove(Object)");
-    }
-
-    /**
-     * A description of the queue (not its contents).
-     *
-     * @return capacity and estimated size
-     */
-    @Override
-    public String toString() {
-        return "ScqBlockingQueue[capacity=" + capacity() + ", size~" + size() + "]";
-    }
-
-    /** The not-empty signal, for tests. */
-    QueueSignal notEmptySignal() {
-        return notEmpty;
-    }
-
-    /** The not-full signal, for tests. */
-    QueueSignal notFullSignal() {
-        return notFull;
     }
 }

@@ -1,9 +1,13 @@
 package dev.slipstream.queue;
 
 import java.util.AbstractQueue;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -43,14 +47,24 @@ import java.util.function.Supplier;
  *       and one consumer this never shows (the queue is then a linearizable bounded FIFO queue,
  *       as the Lincheck tests check); with more it can, most visibly at tiny capacities. Nothing
  *       is lost: retry, or use a blocking put.</li>
- *   <li><b>Memory:</b> about {@code 36 * capacity} bytes with compressed references
- *       ({@code 2 * 2 * capacity} longs of ring entries plus {@code capacity} references),
- *       allocated once; offering and polling allocate nothing.</li>
- *   <li><b>Not supported:</b> {@link #iterator()} (and so {@code contains}, {@code remove(Object)},
- *       {@code toString} of the contents and bulk removal) throws
- *       {@link UnsupportedOperationException}: the rings cannot be walked without taking
- *       elements out. {@link #size()} is an estimate while other threads operate;
- *       {@link #peek()} is weakly consistent (see there).</li>
+ *   <li><b>Memory:</b> {@code 36 * capacity + 2024} bytes with compressed references (the
+ *       default below 32 GB of heap; 4 more at capacity 1), {@code 40 * capacity + 2296} without,
+ *       allocated once; offering and polling allocate nothing. Per element: two ring entries of
+ *       each of the two rings ({@code 4 * 8} bytes) and one reference. The constant is padding
+ *       that keeps other objects off the hot cache lines: each ring object pads its head, tail
+ *       and threshold to 128 bytes apiece (576 bytes a ring), each entry array has 16 unused
+ *       longs at each end (256 bytes) and the data array 32 unused references at each end
+ *       (256 bytes compressed), plus object headers. At capacity 16 that is 2600 bytes,
+ *       162 bytes per element; at 1024, 38 KB.</li>
+ *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code containsAll},
+ *       {@code toArray}, {@code toString}, {@code forEach}, {@code stream}) is weakly consistent
+ *       (see there) and reads without writing. {@link #size()} counts the elements: exact when
+ *       no other thread operates, not a snapshot while others do. {@link #peek()} is weakly
+ *       consistent.</li>
+ *   <li><b>Not supported:</b> removing from the middle: {@link #remove(Object)},
+ *       {@code removeAll}, {@code retainAll}, {@code removeIf} and {@code Iterator.remove} throw
+ *       {@link UnsupportedOperationException}. Supporting them would need a state that every
+ *       offer and poll checks, a cost on the hot path that this queue does not take.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected
@@ -59,7 +73,8 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     /** The largest capacity: 2^29. */
     public static final int MAX_CAPACITY = 1 << IndexRing.MAX_ORDER;
 
-    private final Scq scq;
+    /** The rings; package-private so that tests in this package can inspect them. */
+    final Scq scq;
     private final boolean remap;
 
     /**
@@ -140,13 +155,18 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     }
 
     /**
-     * The number of elements: exact when no other thread operates, an estimate otherwise.
+     * The number of elements, counted by walking the positions between head and tail: exact when
+     * no other thread operates on the queue. While others do, it is not a snapshot: each position
+     * is looked at once, at its own moment, so an element offered or polled during the call may
+     * or may not be counted (the result is always between 0 and {@link #capacity()}). Takes time
+     * proportional to the distance between head and tail (the elements plus the positions
+     * enqueuers skipped) and writes nothing, so offer and poll pay nothing for it.
      *
      * @return from 0 to {@link #capacity()}
      */
     @Override
     public int size() {
-        return scq.sizeEstimate();
+        return scq.countElements();
     }
 
     /**
@@ -221,30 +241,47 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     }
 
     /**
-     * Not supported: the rings cannot be walked without taking the elements out.
+     * A weakly consistent iterator over the elements, oldest first. It never throws
+     * {@link java.util.ConcurrentModificationException} and may run while other threads offer
+     * and poll: it returns every element that is in the queue for the whole iteration exactly
+     * once, never returns an element twice, returns elements in FIFO order, and returns no
+     * element offered after it was created; an element polled during the iteration may or may
+     * not be returned. It reads the rings and writes nothing, so it does not slow producers or
+     * consumers down. {@link Iterator#remove()} is not supported (see {@link #remove(Object)}).
      *
-     * @return never
-     * @throws UnsupportedOperationException always
+     * <pre>{@code
+     * for (Order o : queue) {          // a look at the backlog; poll() still takes them in order
+     *     audit(o);
+     * }
+     * }</pre>
+     *
+     * @return the iterator
      */
     @Override
     public Iterator<E> iterator() {
-        throw unsupported("iterator()");
+        return ScqIterator.of(scq);
     }
 
     /**
-     * Not supported: the rings cannot be searched without taking the elements out.
+     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
+     * non-null and concurrent, without a known size.
      *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
+     * @return the spliterator
      */
     @Override
-    public boolean contains(final Object o) {
-        throw unsupported("contains(Object)");
+    public Spliterator<E> spliterator() {
+        return spliterator(iterator());
+    }
+
+    static <E> Spliterator<E> spliterator(final Iterator<E> iterator) {
+        return Spliterators.spliteratorUnknownSize(iterator,
+                Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.CONCURRENT);
     }
 
     /**
-     * Not supported: an element in the middle cannot be removed from a ring of indices.
+     * Not supported: removing an element from the middle of a ring of indices would need a state
+     * that every offer and poll checks, which costs the hot path. Use {@link #poll()} or
+     * {@link #drain}.
      *
      * @param o ignored
      * @return never
@@ -253,6 +290,42 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     @Override
     public boolean remove(final Object o) {
         throw unsupported("remove(Object)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeAll(final Collection<?> c) {
+        throw unsupported("removeAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean retainAll(final Collection<?> c) {
+        throw unsupported("retainAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param filter ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeIf(final Predicate<? super E> filter) {
+        throw unsupported("removeIf(Predicate)");
     }
 
     /**
@@ -265,23 +338,9 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
         }
     }
 
-    /**
-     * A description of the queue (not its contents, which cannot be listed).
-     *
-     * @return capacity and estimated size
-     */
-    @Override
-    public String toString() {
-        return "ScqQueue[capacity=" + capacity() + ", size~" + size() + "]";
-    }
-
     static UnsupportedOperationException unsupported(final String what) {
         return new UnsupportedOperationException(what + " is not supported by SCQ/LSCQ queues: "
-                + "their rings of indices cannot be walked without removing elements; use poll() or drain()");
-    }
-
-    /** The rings, for tests in this package. */
-    Scq rings() {
-        return scq;
+                + "removing an element from the middle of a ring of indices would cost every offer "
+                + "and poll; use poll() or drain()");
     }
 }

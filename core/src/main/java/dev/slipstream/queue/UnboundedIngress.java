@@ -15,6 +15,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,9 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>What it costs.</b> One more hop: each item is offered to the queue, polled by the
  * sequencing thread and translated into the ring, which adds latency (a few hundred nanoseconds
  * when the sequencing thread is awake; a wake-up when it was parked) and one thread. Memory
- * grows with the backlog: a segment of about {@code 36 * segmentCapacity} bytes is allocated
- * each time the backlog outgrows the segments it has (nothing is allocated while the sequencing
- * thread keeps up). The sequencing thread is the ring's producer: with a single-producer ring,
+ * grows with the backlog: a segment of {@code 36 * segmentCapacity + 2008} bytes with compressed
+ * references (see {@link LscqQueue}) is allocated each time the backlog outgrows the segments it
+ * has (nothing is allocated while the sequencing thread keeps up). The sequencing thread is the ring's producer: with a single-producer ring,
  * nothing else may publish to it.
  *
  * <pre>{@code
@@ -82,7 +83,8 @@ public final class UnboundedIngress<T, E> {
     private final RingBuffer<E> ring;
     private final EventTranslatorOneArg<E, T> translator;
     private final LscqQueue<T> queue;
-    private final QueueSignal notEmpty;
+    /** The sequencing thread waits on it; package-private so that tests can see it waiting. */
+    final QueueSignal notEmpty;
     private final StopBarrier barrier;
     private final ProducerWaitStrategy onRingFull;
     private final ExceptionHandler<? super E> exceptionHandler;
@@ -93,6 +95,11 @@ public final class UnboundedIngress<T, E> {
     @SuppressWarnings("unused")
     private int state;
     private volatile Thread thread;
+    /**
+     * Opened by start() once the thread is started (or its start failed): a stop or halt that
+     * finds the ingress running waits for it before it looks at {@link #thread}.
+     */
+    private final CountDownLatch launched = new CountDownLatch(1);
     /** Written by the sequencing thread only, read by monitoring threads. */
     private volatile long transferred;
     private volatile long failed;
@@ -155,9 +162,17 @@ public final class UnboundedIngress<T, E> {
         if (!STATE.compareAndSet(this, NEW, RUNNING)) {
             throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
         }
-        final Thread t = threadFactory.newThread(this::run);
-        thread = t;
-        t.start();
+        try {
+            final Thread t = Objects.requireNonNull(threadFactory.newThread(this::run),
+                    "threadFactory returned null");
+            t.start();
+            // volatile store, before the latch opens: a stop or halt joins this thread
+            thread = t;
+        } finally {
+            // also when the factory or Thread.start threw: then thread stays null and a stop
+            // or halt discards the items itself instead of waiting for a thread that never ran
+            launched.countDown();
+        }
     }
 
     /**
@@ -174,17 +189,30 @@ public final class UnboundedIngress<T, E> {
     public long stop(final Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout must not be null");
         final int previous = beginShutdown(STOPPING);
-        if (previous == NEW) {
+        final Thread t = previous == NEW ? null : launchedThread();
+        if (t == null) {
             return discardAll();
         }
-        thread.join(Math.max(1L, timeout.toMillis()));
-        if (thread.isAlive()) {
+        t.join(Math.max(1L, timeout.toMillis()));
+        if (t.isAlive()) {
             // volatile store: the thread stops after its current batch
             STATE.setVolatile(this, HALTING);
             barrier.alert();
-            thread.join();
+            t.join();
         }
         return discarded;
+    }
+
+    /**
+     * The sequencing thread, once {@link #start()} has launched it (a stop racing a start waits
+     * here for the few instructions between the state change and {@code Thread.start}).
+     *
+     * @return the thread, or null if its start failed
+     */
+    private Thread launchedThread() throws InterruptedException {
+        launched.await();
+        // volatile load, written before the latch opened
+        return thread;
     }
 
     /**
@@ -197,10 +225,11 @@ public final class UnboundedIngress<T, E> {
      */
     public long halt() throws InterruptedException {
         final int previous = beginShutdown(HALTING);
-        if (previous == NEW) {
+        final Thread t = previous == NEW ? null : launchedThread();
+        if (t == null) {
             return discardAll();
         }
-        thread.join();
+        t.join();
         return discarded;
     }
 
@@ -283,11 +312,6 @@ public final class UnboundedIngress<T, E> {
             default:
                 return "done";
         }
-    }
-
-    /** The signal the sequencing thread waits on, for tests. */
-    QueueSignal notEmptySignal() {
-        return notEmpty;
     }
 
     /** The sequencing thread. */

@@ -102,11 +102,13 @@ abstract class AbstractSequencer implements Sequencer {
     }
 
     /**
-     * Called by a producer right after it made {@code lo..hi} visible: if the sequencer is
-     * closing, throws unless the claim was accepted before the close. The caller's claim (or
-     * publication) store comes first and this volatile load of the reason second; close() stores
-     * the reason first and loads the claims second. So either close() counted this claim in its
-     * fence, or this load sees the reason, and a claim past the fence is refused here.
+     * Called by a producer before it makes {@code lo..hi} visible: if the sequencer is closing,
+     * throws unless the claim was accepted before the close. The caller's claim store comes
+     * first and this volatile load of the reason second; close() stores the reason first and
+     * loads the claims second. So either close() counted this claim in its fence, or this load
+     * sees the reason, and a claim past the fence is refused here, before any consumer can see
+     * it. Every claim after a refused one is past the fence as well, so refusing leaves no hole
+     * below the fence.
      */
     final void checkAccepted(final long lo, final long hi) {
         // volatile load: the second half of the pairing described above
@@ -208,6 +210,12 @@ abstract class AbstractSequencer implements Sequencer {
     @Override
     public final SequenceBarrier newBarrier(final Sequence... sequencesToTrack) {
         return new ProcessingSequenceBarrier(this, waitStrategy, cursor, sequencesToTrack);
+    }
+
+    @Override
+    public final SequenceBarrier newBarrier(final WaitStrategy strategy, final Sequence... sequencesToTrack) {
+        Objects.requireNonNull(strategy, "waitStrategy must not be null");
+        return new ProcessingSequenceBarrier(this, strategy, cursor, sequencesToTrack);
     }
 
     @Override

@@ -144,20 +144,21 @@ public final class MultiProducerSequencer extends AbstractSequencer {
     @Override
     public void publish(final long sequence) {
         checkClaimed(sequence, sequence);
+        // after the claim's CAS, before the slot becomes visible: a claim that raced a close is
+        // refused and never seen by a consumer (every later claim is past the fence too)
+        checkAccepted(sequence, sequence);
         setAvailable(sequence);
         waitStrategy.signalAllWhenBlocking();
-        // after the claim's CAS (and the slot's release): refuses a claim that raced a close
-        checkAccepted(sequence, sequence);
     }
 
     @Override
     public void publish(final long lo, final long hi) {
         checkClaimed(lo, hi);
+        checkAccepted(lo, hi);
         for (long sequence = lo; sequence <= hi; sequence++) {
             setAvailable(sequence);
         }
         waitStrategy.signalAllWhenBlocking();
-        checkAccepted(lo, hi);
     }
 
     @Override

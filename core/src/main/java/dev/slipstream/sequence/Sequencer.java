@@ -169,6 +169,22 @@ public interface Sequencer {
     SequenceBarrier newBarrier(Sequence... sequencesToTrack);
 
     /**
+     * Creates a barrier that waits with its own strategy instead of the sequencer's: for a stage
+     * that wants to wait differently from the others (it must still be signalled on every
+     * publish: producers signal the sequencer's strategy, so that strategy must forward the
+     * signal, as a pipeline's per-stage strategies do).
+     *
+     * <pre>{@code
+     * SequenceBarrier barrier = sequencer.newBarrier(new BusySpinWaitStrategy(), journal.getSequence());
+     * }</pre>
+     *
+     * @param waitStrategy how the consumer behind this barrier waits
+     * @param sequencesToTrack upstream stages the consumer must stay behind
+     * @return a new barrier
+     */
+    SequenceBarrier newBarrier(WaitStrategy waitStrategy, Sequence... sequencesToTrack);
+
+    /**
      * Closes the sequencer: every later claim, and every producer waiting for space, throws
      * {@link SequencerClosedException} with {@code reason}. Already published events stay
      * readable.
@@ -177,8 +193,9 @@ public interface Sequencer {
      * claim was accepted. Claims at or below it were made before the close and stay valid: their
      * producers publish them normally, so nothing accepted is ever abandoned. A claim that raced
      * the close and lies above the fence is refused when it is published: {@link #publish(long)}
-     * makes the slot visible (no consumer ever waits behind a hole) and then throws
-     * {@link SequencerClosedException}, so its producer learns the event was not accepted.
+     * throws {@link SequencerClosedException} without making the slot visible, so its producer
+     * learns the event was not accepted and no consumer ever sees it (every later claim is above
+     * the fence too, so this leaves no hole below it).
      * A producer waiting for space when the ring closes holds no claim: it throws. The first
      * call wins; later calls only wake waiting consumers.
      *

@@ -154,19 +154,21 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     @Override
     public void publish(final long sequence) {
         checkPublishable(sequence, sequence);
+        // after the claim's store of nextValue, before the cursor moves: a claim that raced a
+        // close is refused and never seen by a consumer
+        checkAccepted(sequence, sequence);
         // release: publishes the event fields written into the slot before this call
         cursor.set(sequence);
         waitStrategy.signalAllWhenBlocking();
-        checkAccepted(sequence, sequence);
     }
 
     @Override
     public void publish(final long lo, final long hi) {
         checkPublishable(lo, hi);
+        checkAccepted(lo, hi);
         // release: publishes every slot of lo..hi at once
         cursor.set(hi);
         waitStrategy.signalAllWhenBlocking();
-        checkAccepted(lo, hi);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.sequence.WaitStrategy;
@@ -65,7 +66,7 @@ class BlockingQueueTest {
     }
 
     private static void awaitWaiting(final QueueSignal signal) {
-        while (signal.waiting() == 0) {
+        while (QueueInternals.waiting(signal) == 0) {
             Thread.onSpinWait();
         }
     }
@@ -80,8 +81,8 @@ class BlockingQueueTest {
             final Thread t = taker(q, got, started);
             started.await();
             awaitWaiting(q instanceof ScqBlockingQueue
-                    ? ((ScqBlockingQueue<Integer>) q).notEmptySignal()
-                    : ((LscqBlockingQueue<Integer>) q).notEmptySignal());
+                    ? ((ScqBlockingQueue<Integer>) q).notEmpty
+                    : ((LscqBlockingQueue<Integer>) q).notEmpty);
             assertTrue(q.offer(7));
             t.join();
             assertEquals(7, got.get());
@@ -103,7 +104,7 @@ class BlockingQueueTest {
             }
         });
         t.start();
-        awaitWaiting(q.notFullSignal());
+        awaitWaiting(q.notFull);
         assertEquals(1, done.getCount(), "still full: put waits");
         assertEquals(1, q.take());
         done.await();
@@ -118,11 +119,11 @@ class BlockingQueueTest {
         final AtomicReference<Object> got = new AtomicReference<>();
         final CountDownLatch started = new CountDownLatch(1);
         final Thread t = taker(q, got, started);
-        awaitWaiting(q.notEmptySignal());
+        awaitWaiting(q.notEmpty);
         t.interrupt();
         t.join();
         assertTrue(got.get() instanceof InterruptedException, String.valueOf(got.get()));
-        assertEquals(0, q.notEmptySignal().waiting(), "the taker deregistered");
+        assertEquals(0, QueueInternals.waiting(q.notEmpty), "the taker deregistered");
         q.offer(1);
         assertEquals(1, q.poll(), "nothing consumed by the interrupted take");
     }
@@ -195,11 +196,88 @@ class BlockingQueueTest {
             }
         });
         t.start();
-        awaitWaiting(q.notFullSignal());
+        awaitWaiting(q.notFull);
         assertEquals(1, q.poll());
         t.join();
         assertEquals(Boolean.TRUE, result.get());
         assertEquals(3, q.poll());
+    }
+
+    /** A timeout of zero or less, however large its magnitude, tries once and returns. */
+    @ParameterizedTest
+    @MethodSource("queues")
+    void hugelyNegativePollTimeoutsReturnAtOnce(final Function<WaitStrategy, BlockingQueue<Integer>> factory) {
+        final BlockingQueue<Integer> q = factory.apply(new HybridWaitStrategy());
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            assertNull(q.poll(Long.MIN_VALUE, TimeUnit.NANOSECONDS));
+            assertNull(q.poll(-Long.MAX_VALUE / 2, TimeUnit.DAYS));
+            assertNull(q.poll(Long.MIN_VALUE, TimeUnit.DAYS));
+            assertNull(q.poll(-1, TimeUnit.NANOSECONDS));
+            assertTrue(q.offer(5, Long.MIN_VALUE, TimeUnit.SECONDS), "room: a negative timeout still inserts");
+            assertEquals(5, q.poll(Long.MIN_VALUE, TimeUnit.NANOSECONDS), "an element present is taken");
+        });
+        Thread.currentThread().interrupt();
+        assertThrows(InterruptedException.class, () -> q.poll(Long.MIN_VALUE, TimeUnit.NANOSECONDS),
+                "an interrupt pending on entry is reported, as ArrayBlockingQueue does");
+        assertFalse(Thread.interrupted());
+    }
+
+    @Test
+    void hugelyNegativeOfferTimeoutsOnAFullQueueReturnAtOnce() throws Exception {
+        final ScqBlockingQueue<Integer> q = new ScqBlockingQueue<>(1);
+        q.put(1);
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            assertFalse(q.offer(2, Long.MIN_VALUE, TimeUnit.SECONDS));
+            assertFalse(q.offer(2, -Long.MAX_VALUE / 2, TimeUnit.DAYS));
+            assertFalse(q.offer(2, Long.MIN_VALUE, TimeUnit.NANOSECONDS));
+            assertFalse(q.offer(2, 0, TimeUnit.NANOSECONDS));
+        });
+        assertEquals(1, q.poll());
+        assertTrue(q.offer(3, Long.MIN_VALUE, TimeUnit.SECONDS));
+        assertEquals(List.of(3), new ArrayList<>(q));
+    }
+
+    /** Huge positive timeouts (toNanos saturates at Long.MAX_VALUE) wait, without overflowing. */
+    @Test
+    void hugePositiveTimeoutsWaitForTheOtherSide() throws Exception {
+        for (final long timeout : new long[] {Long.MAX_VALUE, Long.MAX_VALUE / 2}) {
+            for (final TimeUnit unit : new TimeUnit[] {TimeUnit.NANOSECONDS, TimeUnit.DAYS}) {
+                final ScqBlockingQueue<Integer> q = new ScqBlockingQueue<>(1);
+                final AtomicReference<Object> got = new AtomicReference<>();
+                final Thread taker = new Thread(() -> {
+                    try {
+                        got.set(q.poll(timeout, unit));
+                    } catch (InterruptedException e) {
+                        got.set(e);
+                    }
+                });
+                taker.start();
+                awaitWaiting(q.notEmpty);
+                Thread.sleep(5); // a wrapped-around deadline would have returned null by now
+                assertTrue(taker.isAlive(), timeout + " " + unit + ": still waiting");
+                q.put(7);
+                taker.join();
+                assertEquals(7, got.get());
+
+                q.put(1);
+                final AtomicReference<Object> put = new AtomicReference<>();
+                final Thread putter = new Thread(() -> {
+                    try {
+                        put.set(q.offer(2, timeout, unit));
+                    } catch (InterruptedException e) {
+                        put.set(e);
+                    }
+                });
+                putter.start();
+                awaitWaiting(q.notFull);
+                Thread.sleep(5);
+                assertTrue(putter.isAlive(), timeout + " " + unit + ": still waiting for room");
+                assertEquals(1, q.poll());
+                putter.join();
+                assertEquals(Boolean.TRUE, put.get());
+                assertEquals(2, q.poll());
+            }
+        }
     }
 
     @Test
@@ -253,6 +331,38 @@ class BlockingQueueTest {
         assertEquals("cannot drain a queue into itself",
                 assertThrows(IllegalArgumentException.class, () -> q.drainTo(q)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> q.drainTo(q, 3));
+    }
+
+    /**
+     * drainTo with bad arguments moves nothing; a target whose add throws loses only the element
+     * it was given (it had already left the queue, as the Javadoc says), the rest stay in order.
+     */
+    @ParameterizedTest
+    @MethodSource("queues")
+    void drainToWithBadArgumentsOrAFailingTargetLosesNothingElse(
+            final Function<WaitStrategy, BlockingQueue<Integer>> factory) {
+        final BlockingQueue<Integer> q = factory.apply(new HybridWaitStrategy());
+        q.offer(1);
+        q.offer(2);
+        assertEquals(0, q.drainTo(new ArrayList<>(), Integer.MIN_VALUE));
+        assertThrows(NullPointerException.class, () -> q.drainTo(null, 0), "null is refused even when moving none");
+        assertThrows(IllegalArgumentException.class, () -> q.drainTo(q, 0), "so is the queue itself");
+        final SignalledBlockingQueue<Integer> signalled = (SignalledBlockingQueue<Integer>) q;
+        assertThrows(IllegalArgumentException.class, () -> q.drainTo(signalled.queue),
+                "and the queue inside it");
+        assertEquals(List.of(1, 2), new ArrayList<>(q), "nothing moved by the refused calls");
+        final List<Integer> failing = new ArrayList<>() {
+            @Override
+            public boolean add(final Integer e) {
+                throw new IllegalStateException("target full");
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> q.drainTo(failing));
+        assertEquals(List.of(2), new ArrayList<>(q), "only the element handed to the failing add is gone");
+        q.offer(3);
+        final List<Integer> out = new ArrayList<>();
+        assertEquals(2, q.drainTo(out));
+        assertEquals(List.of(2, 3), out);
     }
 
     @ParameterizedTest
@@ -322,8 +432,8 @@ class BlockingQueueTest {
             t.join();
         }
         assertEquals(2L * perProducer * (perProducer + 1) / 2, sums[0] + sums[1]);
-        assertEquals(0, q.notEmptySignal().waiting());
-        assertEquals(0, q.notFullSignal().waiting());
+        assertEquals(0, QueueInternals.waiting(q.notEmpty));
+        assertEquals(0, QueueInternals.waiting(q.notFull));
         assertNull(q.poll());
     }
 }

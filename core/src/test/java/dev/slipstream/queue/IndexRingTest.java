@@ -20,9 +20,9 @@ class IndexRingTest {
     void packsCycleSafeBitAndIndexIntoOneWord() {
         final IndexRing ring = new IndexRing(3, true, false, 0L, false); // n = 8, 16 entries
         // index in bits 0..3, IsSafe at bit 4 (value 16), cycle from bit 5
-        assertEquals(0b1_1_0101L, ring.pack(16, true, 5), "cycle 1, safe, index 5");
-        assertEquals(0b10_0_0011L, ring.pack(32, false, 3), "cycle 2, unsafe, index 3");
-        assertEquals(0b0_1_1111L, ring.pack(15, true, 15), "cycle 0, safe, empty index");
+        assertEquals(0b1_1_0101L, QueueInternals.pack(ring, 16, true, 5), "cycle 1, safe, index 5");
+        assertEquals(0b10_0_0011L, QueueInternals.pack(ring, 32, false, 3), "cycle 2, unsafe, index 3");
+        assertEquals(0b0_1_1111L, QueueInternals.pack(ring, 15, true, 15), "cycle 0, safe, empty index");
         // a position's cycle word has all index and IsSafe bits set
         assertEquals(0b1_1_1111L, ring.cycleWord(16));
         assertEquals(0b1_1_1111L, ring.cycleWord(31));
@@ -130,7 +130,7 @@ class IndexRingTest {
     void failedDequeuesRunTheThresholdDownAndCatchTheTailUp() {
         final IndexRing ring = new IndexRing(3, true, false, 0L, false);
         assertTrue(ring.enqueue(5));
-        assertEquals(ring.thresholdMax(), ring.threshold());
+        assertEquals(ring.thresholdMax, ring.threshold());
         assertEquals(5, ring.dequeue());
         long rounds = 0;
         while (ring.threshold() >= 0) {
@@ -139,7 +139,7 @@ class IndexRingTest {
             // catchup: the tail never stays behind the head after a failed dequeue
             assertEquals(ring.head(), ring.tail());
         }
-        assertEquals(ring.thresholdMax() + 1, rounds, "one failed round per empty dequeue");
+        assertEquals(ring.thresholdMax + 1, rounds, "one failed round per empty dequeue");
         final long head = ring.head();
         assertEquals(IndexRing.EMPTY, ring.dequeue());
         assertEquals(head, ring.head(), "below zero: no more rounds");
@@ -161,9 +161,9 @@ class IndexRingTest {
 
     @Test
     void thresholdFollowsThePaperFromSixtyFourIndicesAndHasAFloorBelow() {
-        assertEquals(3L * 64 - 1, new IndexRing(6, true, false, 0L, false).thresholdMax());
-        assertEquals(3L * 4096 - 1, new IndexRing(12, true, false, 0L, false).thresholdMax());
-        assertEquals(2L + 64 - 1, new IndexRing(0, true, false, 0L, false).thresholdMax());
+        assertEquals(3L * 64 - 1, new IndexRing(6, true, false, 0L, false).thresholdMax);
+        assertEquals(3L * 4096 - 1, new IndexRing(12, true, false, 0L, false).thresholdMax);
+        assertEquals(2L + 64 - 1, new IndexRing(0, true, false, 0L, false).thresholdMax);
     }
 
     @Test
@@ -171,14 +171,14 @@ class IndexRingTest {
         final IndexRing ring = new IndexRing(2, true, false, 0L, true);
         assertTrue(ring.enqueue(0));
         ring.finalizeRing();
-        assertTrue(ring.isFinalized());
+        assertTrue(QueueInternals.isFinalized(ring));
         assertFalse(ring.enqueue(1));
         assertEquals(0, ring.dequeue());
         for (int i = 0; i < 10; i++) {
             ring.resetThreshold();
             assertEquals(IndexRing.EMPTY, ring.dequeue()); // head passes tail; catchup must not CAS
         }
-        assertTrue(ring.isFinalized(), "catchup must never clear the finalize bit");
+        assertTrue(QueueInternals.isFinalized(ring), "catchup must never clear the finalize bit");
         assertFalse(ring.enqueue(2));
     }
 
@@ -195,10 +195,10 @@ class IndexRingTest {
         final IndexRing ring = new IndexRing(0, false, false, 0L, false);
         for (int lap = 0; lap < 6; lap++) {
             assertTrue(ring.enqueue(0));
-            assertEquals(ring.pack(lap, true, 0), ring.rawEntry(lap), "entry of position " + lap);
+            assertEquals(QueueInternals.pack(ring, lap, true, 0), QueueInternals.rawEntry(ring, lap), "entry of position " + lap);
             assertEquals(0, ring.dequeue());
             // consumed: the cycle and IsSafe stay, the index becomes empty
-            assertEquals(ring.pack(lap, true, 1), ring.rawEntry(lap));
+            assertEquals(QueueInternals.pack(ring, lap, true, 1), QueueInternals.rawEntry(ring, lap));
         }
     }
 

@@ -31,8 +31,8 @@ class ScqQueueTest {
     @Test
     void pollOnAnEmptyQueueDoesNotAdvanceState() {
         final ScqQueue<Integer> q = new ScqQueue<>(16);
-        final IndexRing aq = q.rings().aq;
-        final IndexRing fq = q.rings().fq;
+        final IndexRing aq = QueueInternals.rings(q).aq;
+        final IndexRing fq = QueueInternals.rings(q).fq;
         for (int i = 0; i < 100; i++) {
             assertNull(q.poll());
         }
@@ -67,7 +67,7 @@ class ScqQueueTest {
     @Test
     void pollsAfterTheQueueEmptiesStopTouchingTheRingWithinTheThreshold() {
         final ScqQueue<Integer> q = new ScqQueue<>(128);
-        final IndexRing aq = q.rings().aq;
+        final IndexRing aq = QueueInternals.rings(q).aq;
         q.offer(1);
         q.poll();
         long polls = 0;
@@ -93,7 +93,7 @@ class ScqQueueTest {
                 }
                 assertNull(q.poll());
             }
-            assertTrue(q.rings().aq.head() - start > 300, "the counters went past the boundary");
+            assertTrue(QueueInternals.rings(q).aq.head() - start > 300, "the counters went past the boundary");
         }
     }
 

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -180,6 +181,73 @@ class UnboundedIngressTest {
         assertFalse(ingress.offer(3L));
     }
 
+    /**
+     * A stop (or halt) that comes while start() is still between its state change and the
+     * thread's start waits for the thread instead of joining a thread that is not there yet.
+     */
+    @Test
+    void stopRacingStartWaitsForTheThreadAndDrains() throws Exception {
+        for (final boolean halt : new boolean[] {false, true}) {
+            final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
+            final CountDownLatch inFactory = new CountDownLatch(1);
+            final CountDownLatch release = new CountDownLatch(1);
+            final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY)
+                    .threadFactory(r -> {
+                        inFactory.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return new Thread(r, "ingress-under-test");
+                    }).build();
+            ingress.offer(1L);
+            ingress.offer(2L);
+            final Thread starter = new Thread(ingress::start);
+            starter.start();
+            inFactory.await(); // start() changed the state and is making the thread
+            final List<Object> result = new CopyOnWriteArrayList<>();
+            final Thread stopper = new Thread(() -> {
+                try {
+                    result.add(halt ? ingress.halt() : ingress.stop(Duration.ofSeconds(10)));
+                } catch (Throwable t) {
+                    result.add(t);
+                }
+            });
+            stopper.start();
+            while (stopper.getState() != Thread.State.WAITING && stopper.isAlive()) {
+                Thread.onSpinWait(); // the stop is waiting for the start to finish
+            }
+            release.countDown();
+            starter.join();
+            stopper.join();
+            assertEquals(1, result.size());
+            assertTrue(result.get(0) instanceof Long, "stop/halt returned " + result.get(0));
+            final long lost = (Long) result.get(0);
+            if (!halt) {
+                assertEquals(0L, lost, "stop drains every accepted item into the ring");
+                assertEquals(2, ingress.transferred());
+            } else {
+                assertEquals(2, lost + ingress.transferred(), "every item is counted once");
+            }
+            assertFalse(ingress.isRunning());
+        }
+    }
+
+    /** A thread factory that throws leaves no half-started ingress: stop discards the items. */
+    @Test
+    void aStartWhoseThreadFactoryThrowsCanStillBeStopped() throws Exception {
+        final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
+        final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY)
+                .threadFactory(r -> {
+                    throw new IllegalStateException("no threads today");
+                }).build();
+        ingress.offer(1L);
+        assertThrows(IllegalStateException.class, ingress::start);
+        assertFalse(ingress.isRunning());
+        assertEquals(1, ingress.stop(Duration.ofSeconds(1)), "the accepted item is reported, not lost silently");
+    }
+
     @Test
     void startTwiceIsRefused() throws Exception {
         final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
@@ -248,7 +316,7 @@ class UnboundedIngressTest {
     }
 
     private static int ingressWaiting(final UnboundedIngress<?, ?> ingress) {
-        return ingress.notEmptySignal().waiting();
+        return QueueInternals.waiting(ingress.notEmpty);
     }
 
     @Test

@@ -81,7 +81,7 @@ class CloseFenceTest {
     }
 
     @Test
-    void aMultiProducerClaimThatRacedTheCloseIsRefusedAtPublishAndLeavesNoHole() {
+    void aMultiProducerClaimThatRacedTheCloseIsRefusedAtPublishAndNeverSeen() {
         final MultiProducerSequencer sequencer = new MultiProducerSequencer(8, new YieldingTestWait());
         sequencer.publish(sequencer.next());
         // a producer checked "open", the ring closes and computes its fence, then the claim lands
@@ -91,7 +91,9 @@ class CloseFenceTest {
                 assertThrows(SequencerClosedException.class, () -> sequencer.publish(raced));
         assertTrue(refused.getMessage().contains("not accepted"), refused.getMessage());
         assertTrue(refused.getMessage().contains("last accepted sequence is 0"), refused.getMessage());
-        assertTrue(sequencer.isAvailable(raced), "the refused slot is still made visible: no consumer waits on it");
+        assertFalse(sequencer.isAvailable(raced), "a refused event is never seen by a consumer");
+        assertEquals(0, sequencer.getHighestPublishedSequence(0, sequencer.getCloseFence()),
+                "everything up to the fence stays published: the refusal leaves no hole below it");
     }
 
     @Test
@@ -104,6 +106,7 @@ class CloseFenceTest {
         final SequencerClosedException refused =
                 assertThrows(SequencerClosedException.class, () -> sequencer.publish(1));
         assertTrue(refused.getMessage().contains("not accepted"), refused.getMessage());
+        assertEquals(0, sequencer.getCursor(), "a refused event is never seen by a consumer");
     }
 
     @ParameterizedTest

@@ -174,4 +174,28 @@ class SequencerTest {
         assertTrue(sequencer.isAvailable(1), "what was published before the close stays readable");
         assertThrows(NullPointerException.class, () -> sequencer.close(null));
     }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aBarrierWithItsOwnStrategyWaitsWithIt(final Kind kind) throws Exception {
+        final Sequencer sequencer = kind.create(8);
+        final java.util.concurrent.atomic.AtomicInteger waits = new java.util.concurrent.atomic.AtomicInteger();
+        final WaitStrategy counting = new WaitStrategy() {
+            @Override
+            public long waitFor(final long sequence, final Sequence cursor, final Sequence dependent,
+                                final SequenceBarrier barrier) {
+                waits.incrementAndGet();
+                return dependent.get();
+            }
+
+            @Override
+            public void signalAllWhenBlocking() {
+            }
+        };
+        sequencer.publish(sequencer.next());
+        final SequenceBarrier barrier = sequencer.newBarrier(counting);
+        assertEquals(0, barrier.waitFor(0));
+        assertEquals(1, waits.get(), "the barrier's own strategy did the waiting");
+        assertThrows(NullPointerException.class, () -> sequencer.newBarrier((WaitStrategy) null));
+    }
 }

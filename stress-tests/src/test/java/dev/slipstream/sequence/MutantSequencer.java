@@ -94,13 +94,13 @@ final class MutantSequencer extends AbstractSequencer {
 
     @Override
     public void publish(final long lo, final long hi) {
+        if (bug != Bug.NO_FENCE_CHECK) {
+            checkAccepted(lo, hi);
+        }
         for (long s = lo; s <= hi; s++) {
             AVAILABLE.setRelease(available, (int) s & indexMask, (int) (s >>> indexShift));
         }
         waitStrategy.signalAllWhenBlocking();
-        if (bug != Bug.NO_FENCE_CHECK) {
-            checkAccepted(lo, hi);
-        }
     }
 
     @Override

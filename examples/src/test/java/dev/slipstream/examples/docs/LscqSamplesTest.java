@@ -11,6 +11,8 @@ import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.wait.BlockingWaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +54,17 @@ class LscqSamplesTest {
         assertEquals(job, next);
         assertEquals(request, inbox.take());
         assertEquals(0, sleepy.size());
+    }
+
+    @Test
+    void readOnlyCollectionViews() throws Exception {
+        LscqQueue<Request> ingress = new LscqQueue<>();
+        List<Request> backlog = new ArrayList<>(ingress);        // a copy, oldest first; nothing removed
+        boolean queued = ingress.contains(request);              // walks the queue: O(backlog)
+        long urgent = ingress.stream().filter(Request::urgent).count();
+        assertEquals(0, backlog.size());
+        assertEquals(false, queued);
+        assertEquals(0, urgent);
     }
 
     @Test

@@ -7,4 +7,8 @@ final class Request {
     Request(final int id) {
         this.id = id;
     }
+
+    boolean urgent() {
+        return id < 0;
+    }
 }

@@ -1,0 +1,125 @@
+package dev.slipstream.queue;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The weakly consistent iterator of the SCQ and LSCQ queues: walks the positions of each
+ * segment's allocated ring from its head to its tail and returns the element each position holds,
+ * validated against the ring entry so that an element taken meanwhile is skipped, never returned
+ * in place of another.
+ *
+ * <p>The walk ends at the tail of the last segment as it was when the iterator was created:
+ * every element present during the whole iteration was offered before that, so it lies in the
+ * walked range, at a position not yet reached by the head when the walk gets there. Positions
+ * only grow along the walk and each holds at most one element, so no element is returned twice
+ * and the elements come in FIFO order. Elements offered after creation are not returned.
+ *
+ * <p>It reads and never writes: no counter, entry or element changes, so iterating costs the
+ * producers and consumers nothing but the cache lines it reads.
+ *
+ * @param <E> the element type
+ */
+final class ScqIterator<E> implements Iterator<E> {
+    /** The segment being walked; null once the walk is over. */
+    private Scq segment;
+    /** The last segment to walk, found when the iterator was created. */
+    private final Scq last;
+    /** The tail of {@code last} when the iterator was created: where the walk ends. */
+    private final long lastEnd;
+    /** The next position of {@code segment} to look at. */
+    private long position;
+    /** Where the walk of {@code segment} ends. */
+    private long end;
+    /** The element {@link #next()} returns next; null when there is none. */
+    private Object next;
+
+    /**
+     * Creates an iterator over {@code first} and its successors up to {@code last}, ending at
+     * position {@code lastEnd} of {@code last}.
+     *
+     * @param first the head segment, read before {@code last} and {@code lastEnd}
+     * @param last the last segment, reachable from {@code first}
+     * @param lastEnd the tail of {@code last}'s allocated ring, read after {@code last} was found
+     */
+    ScqIterator(final Scq first, final Scq last, final long lastEnd) {
+        this.last = last;
+        this.lastEnd = lastEnd;
+        enter(first);
+        advance();
+    }
+
+    /** An iterator over one bounded SCQ, ending at its current tail. */
+    static <E> ScqIterator<E> of(final Scq scq) {
+        return new ScqIterator<>(scq, scq, scq.aq.tail());
+    }
+
+    private void enter(final Scq s) {
+        segment = s;
+        // volatile loads: the walk starts at the head as it is now (positions below it are
+        // taken or being taken) and ends at the tail (a segment that has a successor is
+        // finalized, so no element is added to it any more)
+        position = s.aq.head();
+        end = s == last ? lastEnd : s.aq.tail();
+    }
+
+    /** Finds the next element, or sets {@code next} to null at the end of the walk. */
+    private void advance() {
+        Scq s = segment;
+        while (s != null) {
+            int sinceHead = 0;
+            while (end - position > 0) {
+                final Object e = s.elementAt(position);
+                position++;
+                if (e != null) {
+                    next = e;
+                    return;
+                }
+                if (++sinceHead == Scq.SCAN_HEAD_INTERVAL) {
+                    // fallen behind the consumers: skip the positions they already took
+                    sinceHead = 0;
+                    final long h = s.aq.head();
+                    if (h - position > 0) {
+                        position = h;
+                    }
+                }
+            }
+            if (s == last) {
+                break;
+            }
+            s = s.successor();
+            if (s == null) {
+                break; // defensive: last is always reachable
+            }
+            enter(s);
+        }
+        segment = null;
+        next = null;
+    }
+
+    @Override
+    public boolean hasNext() {
+        return next != null;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public E next() {
+        final Object e = next;
+        if (e == null) {
+            throw new NoSuchElementException("no more elements");
+        }
+        advance();
+        return (E) e;
+    }
+
+    /**
+     * Not supported: an element in the middle of a ring of indices cannot be removed.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public void remove() {
+        throw ScqQueue.unsupported("Iterator.remove()");
+    }
+}

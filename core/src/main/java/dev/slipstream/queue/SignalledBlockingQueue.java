@@ -1,0 +1,257 @@
+package dev.slipstream.queue;
+
+import dev.slipstream.sequence.WaitStrategy;
+import java.util.AbstractQueue;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * What {@link ScqBlockingQueue} and {@link LscqBlockingQueue} share: a lock-free
+ * {@link BatchQueue} inside, takers that wait on a {@link QueueSignal} instead of a lock, timed
+ * waits, {@code drainTo} and the read-only {@code Collection} views. The subclasses add how
+ * elements go in (a bounded queue's putters wait on a second signal).
+ *
+ * @param <E> the element type; null elements are rejected
+ */
+abstract class SignalledBlockingQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>, BatchQueue<E> {
+    /** The queue that holds the elements; package-private so that tests can reach it. */
+    final BatchQueue<E> queue;
+    /** Takers wait on it; every successful offer signals it. */
+    final QueueSignal notEmpty;
+
+    SignalledBlockingQueue(final BatchQueue<E> queue, final WaitStrategy waitStrategy) {
+        this.notEmpty = new QueueSignal(waitStrategy);
+        this.queue = queue;
+    }
+
+    /**
+     * Removes the oldest element, waiting for one.
+     *
+     * @return the element
+     * @throws InterruptedException if interrupted while waiting
+     */
+    @Override
+    public final E take() throws InterruptedException {
+        E e = poll();
+        if (e != null) {
+            return e;
+        }
+        notEmpty.register();
+        try {
+            while (true) {
+                final long seen = notEmpty.seen();
+                if ((e = poll()) != null) {
+                    return e;
+                }
+                notEmpty.await(seen);
+            }
+        } finally {
+            notEmpty.deregister();
+        }
+    }
+
+    /**
+     * Removes the oldest element, waiting up to the timeout for one. A timeout of zero or less
+     * (however large its magnitude) polls once and returns; a huge one waits as long as
+     * {@link TimeUnit#toNanos} allows (about 292 years), without overflowing.
+     *
+     * @param timeout how long to wait; zero or less does not wait
+     * @param unit the unit of {@code timeout}
+     * @return the element, or null if the timeout passed with the queue still empty
+     * @throws InterruptedException if interrupted while waiting
+     * @throws NullPointerException if {@code unit} is null
+     */
+    @Override
+    public final E poll(final long timeout, final TimeUnit unit) throws InterruptedException {
+        Objects.requireNonNull(unit, "unit must not be null");
+        E e = poll();
+        if (e != null) {
+            return e;
+        }
+        // saturates at Long.MIN_VALUE / Long.MAX_VALUE instead of overflowing
+        final long nanos = unit.toNanos(timeout);
+        if (nanos <= 0) {
+            // no wait: one more try, as ArrayBlockingQueue makes (and, like it, an interrupt
+            // pending on entry is reported)
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            return poll();
+        }
+        final long start = System.nanoTime();
+        notEmpty.register();
+        try {
+            while (true) {
+                final long seen = notEmpty.seen();
+                if ((e = poll()) != null) {
+                    return e;
+                }
+                if (!notEmpty.awaitNanos(seen, start, nanos)) {
+                    return poll();
+                }
+            }
+        } finally {
+            notEmpty.deregister();
+        }
+    }
+
+    /**
+     * Weakly consistent look at the oldest element, as the queue inside has it.
+     *
+     * @return the element, or null
+     */
+    @Override
+    public final E peek() {
+        return queue.peek();
+    }
+
+    /**
+     * The number of elements: exact when no other thread operates; while others do, a count
+     * taken position by position, not a snapshot (see {@link ScqQueue#size()}).
+     *
+     * @return the count
+     */
+    @Override
+    public final int size() {
+        return queue.size();
+    }
+
+    /**
+     * Whether no element was seen; weakly consistent like {@link #peek()}.
+     *
+     * @return true if empty
+     */
+    @Override
+    public final boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    /**
+     * The strategy waiting threads use.
+     *
+     * @return the wait strategy
+     */
+    public final WaitStrategy waitStrategy() {
+        return notEmpty.strategy();
+    }
+
+    /**
+     * Removes every element and adds it to {@code c}, oldest first.
+     *
+     * @param c where the elements go
+     * @return how many were moved
+     * @throws NullPointerException if {@code c} is null
+     * @throws IllegalArgumentException if {@code c} is this queue
+     */
+    @Override
+    public final int drainTo(final Collection<? super E> c) {
+        return drainTo(c, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Removes up to {@code maxElements} elements and adds them to {@code c}, oldest first. If
+     * {@code c.add} throws, the element it was given has left this queue and is lost with the
+     * exception (as with {@link #drain}); the rest stay.
+     *
+     * @param c where the elements go
+     * @param maxElements the most to move; zero or less moves none
+     * @return how many were moved
+     * @throws NullPointerException if {@code c} is null
+     * @throws IllegalArgumentException if {@code c} is this queue
+     */
+    @Override
+    public final int drainTo(final Collection<? super E> c, final int maxElements) {
+        Objects.requireNonNull(c, "collection must not be null");
+        if (c == this || c == queue) {
+            throw new IllegalArgumentException("cannot drain a queue into itself");
+        }
+        return maxElements <= 0 ? 0 : drain(c::add, maxElements);
+    }
+
+    /**
+     * A weakly consistent iterator, as the queue inside has it (see {@link ScqQueue#iterator()}):
+     * FIFO order, no element twice, every element present for the whole iteration returned,
+     * never a {@link java.util.ConcurrentModificationException}; {@link Iterator#remove()} is
+     * not supported.
+     *
+     * @return the iterator
+     */
+    @Override
+    public final Iterator<E> iterator() {
+        return queue.iterator();
+    }
+
+    /**
+     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
+     * non-null and concurrent, without a known size.
+     *
+     * @return the spliterator
+     */
+    @Override
+    public final Spliterator<E> spliterator() {
+        return ScqQueue.spliterator(iterator());
+    }
+
+    /**
+     * Not supported: removing an element from the middle of a ring of indices would need a state
+     * that every offer and poll checks, which costs the hot path. Use {@link #poll()},
+     * {@link #drain} or {@link #drainTo}.
+     *
+     * @param o ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public final boolean remove(final Object o) {
+        throw ScqQueue.unsupported("remove(Object)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public final boolean removeAll(final Collection<?> c) {
+        throw ScqQueue.unsupported("removeAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public final boolean retainAll(final Collection<?> c) {
+        throw ScqQueue.unsupported("retainAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param filter ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public final boolean removeIf(final Predicate<? super E> filter) {
+        throw ScqQueue.unsupported("removeIf(Predicate)");
+    }
+
+    /** Removes every element, by polling until the queue is empty. */
+    @Override
+    public final void clear() {
+        while (poll() != null) {
+            // keep polling; a bounded queue's poll signals waiting putters
+        }
+    }
+}
