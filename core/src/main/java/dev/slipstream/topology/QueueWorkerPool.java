@@ -52,11 +52,12 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /** How long {@link #close()} waits for the workers to drain the queue. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-    private static final VarHandle LIFECYCLE;
+    private static final VarHandle PHASE;
+    private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
 
     static {
         try {
-            LIFECYCLE = MethodHandles.lookup().findVarHandle(QueueWorkerPool.class, "lifecycle", int.class);
+            PHASE = MethodHandles.lookup().findVarHandle(QueueWorkerPool.class, "phase", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,12 +75,19 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     private final ThreadFactory threadFactory;
     private final QueueWorker<T>[] workers;
     private final List<Thread> threads = new ArrayList<>();
-    private final List<StageFailure> failures = new ArrayList<>();
+    /** Failures: recorded at any time, logged once; the first one stops the pool. */
+    private final Lifecycle lifecycle;
+    /**
+     * Offers between their check of the phase and the end of their queue offer. A shutdown sets
+     * the phase, then waits for this to reach 0 before it lets the workers end on an empty queue:
+     * an offer that passed the check is in the queue by then (the queue's claims in flight).
+     */
+    private final AtomicLong offersInFlight = new AtomicLong();
     /** Items a failed worker had taken from the queue but not handled. */
     private final AtomicLong abandoned = new AtomicLong();
 
     /** Written by start and shutdown; read by {@link #offer}. */
-    private volatile int lifecycle = NEW;
+    private volatile int phase = NEW;
     /** Workers exit once the queue is empty instead of parking. */
     private volatile boolean draining;
     /** Workers exit after the item they are handling. */
@@ -91,6 +99,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private QueueWorkerPool(final Builder<T> builder) {
         this.name = builder.name;
+        this.lifecycle = new Lifecycle("pool '" + builder.name + "'", this::stopAfterFailure);
         this.queue = builder.queue;
         this.exceptionHandler = builder.exceptionHandler != null
                 ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
@@ -121,9 +130,9 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @throws IllegalStateException if the pool was already started or shut down
      */
     public void start() {
-        if (!LIFECYCLE.compareAndSet(this, NEW, STARTED)) {
+        if (!PHASE.compareAndSet(this, NEW, STARTED)) {
             throw new IllegalStateException("pool '" + name + "' was already "
-                    + (lifecycle == STARTED ? "started" : "shut down") + "; start() may be called once");
+                    + (phase == STARTED ? "started" : "shut down") + "; start() may be called once");
         }
         synchronized (threads) {
             for (final QueueWorker<T> worker : workers) {
@@ -144,19 +153,32 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /**
      * Adds an item and wakes a worker if the policy says so. Never blocks.
      *
+     * <p>Accounting: an offer that returns true was accepted, and is either handled by a worker
+     * before a shutdown reports clean, or counted in the result's {@code eventsLeft}; an offer
+     * that throws was not accepted. An offer racing a shutdown is one or the other, never lost.
+     *
      * @param item the item, not null
      * @return false if the queue refused it (a bounded queue that is full)
      * @throws NullPointerException if {@code item} is null
-     * @throws IllegalStateException if the pool is shut down
+     * @throws IllegalStateException if the pool is shut down or stopped by a failure
      */
     public boolean offer(final T item) {
         Objects.requireNonNull(item, "item must not be null");
-        if (lifecycle == STOPPING) {
-            throw new IllegalStateException("pool '" + name + "' is " + (failures.isEmpty() ? "shut down" : "stopped after a failure")
-                    + ": it accepts no more items");
-        }
-        if (!queue.offer(item)) {
-            return false;
+        // volatile read-modify-write before the volatile read of the phase: either a shutdown that
+        // set the phase sees us in flight and waits, or we see its phase and refuse
+        offersInFlight.getAndIncrement();
+        try {
+            if (phase == STOPPING) {
+                throw new IllegalStateException("pool '" + name + "' is "
+                        + (lifecycle.hasFailed() ? "stopped after a failure" : "shut down")
+                        + ": it accepts no more items");
+            }
+            if (!queue.offer(item)) {
+                return false;
+            }
+        } finally {
+            // volatile: the item, if offered, is in the queue before a shutdown sees 0 here
+            offersInFlight.getAndDecrement();
         }
         if (wakePolicy == WakePolicy.BIASED) {
             // volatile load after the queue's synchronising offer: if worker 0 parked before our
@@ -203,10 +225,25 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         return stop(true, DEFAULT_CLOSE_TIMEOUT);
     }
 
-    /** Shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}. */
+    /** Shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}; logs a warning if the result is not clean. */
     @Override
     public void close() {
-        shutdown(DEFAULT_CLOSE_TIMEOUT);
+        final ShutdownResult outcome = shutdown(DEFAULT_CLOSE_TIMEOUT);
+        if (!outcome.isClean()) {
+            LOG.log(System.Logger.Level.WARNING, outcome.toString());
+        }
+    }
+
+    /**
+     * Workers that failed (their exception handler gave up, their {@code onStart} or
+     * {@code onShutdown} failed under a rethrowing policy, or anything else escaped), in order, at
+     * any time; each is also logged once. The first one stops the pool: offers are refused and the
+     * other workers halt.
+     *
+     * @return the failures, empty if none
+     */
+    public List<StageFailure> failures() {
+        return lifecycle.failures();
     }
 
     private synchronized ShutdownResult stop(final boolean halt, final Duration timeout) {
@@ -215,8 +252,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
         final long startNanos = System.nanoTime();
         final long deadline = startNanos + timeout.toNanos();
-        // volatile store: offers after this throw
-        lifecycle = STOPPING;
+        // volatile store: offers that read the phase after this throw (and are not accepted)
+        phase = STOPPING;
+        // offers that passed the check before it finish their queue offer: wait for them, so the
+        // workers below cannot end on an empty queue that an accepted item is about to enter
+        awaitOffersInFlight(deadline);
         if (halt) {
             // volatile store: workers check it before each batch and after each wake-up
             halted = true;
@@ -240,14 +280,29 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             }
         }
         final Map<String, Long> left = new LinkedHashMap<>();
-        left.put(name, queue.size() + abandoned.get());
-        final List<StageFailure> failed;
-        synchronized (failures) {
-            failed = new ArrayList<>(failures);
+        long holding = 0;
+        for (final QueueWorker<T> worker : workers) {
+            holding += worker.holding;
         }
-        result = new ShutdownResult(name, halt, -1L, left, alive, failed,
+        // in the queue, taken by a worker that gave up, held by a worker still running, or offered
+        // by a producer still inside offer() when the time ran out
+        left.put(name, queue.size() + abandoned.get() + holding + offersInFlight.get());
+        result = new ShutdownResult(name, halt, -1L, left, alive, lifecycle.failures(),
                 Duration.ofNanos(System.nanoTime() - startNanos));
         return result;
+    }
+
+    private void awaitOffersInFlight(final long deadline) {
+        long parkNanos = 1_000L;
+        // volatile load, after our volatile phase store: see offer()
+        while (offersInFlight.get() != 0) {
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(this, Math.min(parkNanos, remaining));
+            parkNanos = Math.min(parkNanos * 2, 1_000_000L);
+        }
     }
 
     private void wakeAll() {
@@ -517,6 +572,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         static final VarHandle BATCHES;
         static final VarHandle EXCEPTIONS;
         static final VarHandle WAKE_UPS;
+        static final VarHandle HOLDING;
 
         static {
             STATE = WorkerPool.Worker.STATE;
@@ -524,12 +580,22 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             BATCHES = WorkerPool.Worker.BATCHES;
             EXCEPTIONS = WorkerPool.Worker.EXCEPTIONS;
             WAKE_UPS = WorkerPool.Worker.WAKE_UPS;
+            try {
+                HOLDING = MethodHandles.lookup().findVarHandle(QueueWorker.class, "holding", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
 
         private final QueueWorkerPool<T> pool;
         private final int index;
         private final EventHandler<? super T> handler;
         private final boolean waitsOnSource;
+        /**
+         * Items taken from the queue and not yet handled; written opaque by this worker, read by a
+         * shutdown to count what a stuck worker holds.
+         */
+        volatile long holding;
 
         QueueWorker(final QueueWorkerPool<T> pool, final int index, final EventHandler<? super T> handler) {
             this.pool = pool;
@@ -554,21 +620,26 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             // volatile store: wakers read it after seeing this worker PARKED
             thread = Thread.currentThread();
             try {
-                handler.onStart();
-            } catch (Throwable t) {
-                pool.exceptionHandler.handleOnStartException(t);
-            }
-            try {
+                try {
+                    handler.onStart();
+                } catch (Throwable t) {
+                    pool.exceptionHandler.handleOnStartException(t);
+                }
                 takeItems();
-            } catch (RuntimeException | Error fatal) {
-                // the exception handler gave up: stop the pool and tell producers
-                pool.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
-                throw fatal;
+            } catch (Throwable fatal) {
+                // the exception handler gave up (on an item or on onStart), or something escaped:
+                // recorded and logged once; the pool stops and refuses offers. Not rethrown: the
+                // failure is reported, not printed by the thread's uncaught-exception handler.
+                pool.lifecycle.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
             } finally {
                 try {
                     handler.onShutdown();
                 } catch (Throwable t) {
-                    pool.exceptionHandler.handleOnShutdownException(t);
+                    try {
+                        pool.exceptionHandler.handleOnShutdownException(t);
+                    } catch (Throwable fatal) {
+                        pool.lifecycle.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
+                    }
                 }
             }
         }
@@ -592,6 +663,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                     }
                     continue;
                 }
+                // opaque: only a shutdown that finds this worker stuck reads it
+                HOLDING.setOpaque(this, (long) taken);
                 if (biased && taken == batchSize && !queue.isEmpty()) {
                     // overloaded: a full batch and more waiting
                     pool.wakeAfter(index);
@@ -609,11 +682,13 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                         } catch (RuntimeException | Error stop) {
                             // this item and the rest of the batch are out of the queue, unhandled
                             pool.abandoned.addAndGet(taken - i);
+                            HOLDING.setOpaque(this, 0L);
                             EVENTS.setOpaque(this, events + i);
                             throw stop;
                         }
                     }
                     count++;
+                    HOLDING.setOpaque(this, (long) (taken - i - 1));
                 }
                 // opaque: single writer; monitoring threads read whole values
                 EVENTS.setOpaque(this, events + taken);
@@ -658,12 +733,10 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
     }
 
-    private void fail(final StageFailure failure) {
-        synchronized (failures) {
-            failures.add(failure);
-        }
+    /** The first failure: offers are refused from now on, other workers stop after their item. */
+    private void stopAfterFailure() {
         // volatile stores: producers' offers now throw, other workers stop after their item
-        lifecycle = STOPPING;
+        phase = STOPPING;
         halted = true;
         wakeAll();
     }

@@ -35,7 +35,14 @@ final class Reconfiguration<E> {
             // again: producers that missed the new gate claimed at most up to this value
             node.startAfter(ring.getCursor());
         }
-        node.createThreads(lifecycle);
+        try {
+            node.createThreads(lifecycle);
+        } catch (RuntimeException e) {
+            // no thread, so no stage: take it out before it gates anyone, and leave the spec unused
+            graph.remove(node);
+            spec.unmarkUsed();
+            throw e;
+        }
         node.startThreads();
         return node;
     }

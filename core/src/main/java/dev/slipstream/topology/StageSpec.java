@@ -288,6 +288,11 @@ public final class StageSpec<E> {
         }
     }
 
+    /** Undoes {@link #markUsed()} when adding its stage failed after all. */
+    void unmarkUsed() {
+        used = false;
+    }
+
     /** Marks the spec used, once its stage was added (a failed add leaves it unused). */
     void markUsed() {
         checkUnused();
