@@ -331,9 +331,9 @@ public final class BatchEventProcessor<E> implements EventProcessor {
                 continue;
             }
             if (available < next) {
-                // The wait ended early: with many producers, a slot is claimed but its producer has
-                // not published it yet. That takes nanoseconds unless the producer lost its core,
-                // so spin a little, then yield to let it run.
+                // The wait ended early: only a barrier other than the ring's own can do that (the
+                // ring's barrier waits, the way its strategy waits, for a claimed slot to be
+                // published). Spin a little, then yield, and ask again.
                 if (++emptyWaits < EMPTY_WAIT_SPINS) {
                     Thread.onSpinWait();
                 } else {

@@ -32,12 +32,24 @@ abstract class RingBufferFields<E> extends RingBufferPad {
         this.bufferSize = sequencer.getBufferSize();
         this.indexMask = bufferSize - 1;
         this.entries = new Object[bufferSize + 2 * BUFFER_PAD];
+        Object first = null;
+        Object previous = null;
         for (int i = 0; i < bufferSize; i++) {
             final E event = eventFactory.newInstance();
             if (event == null) {
                 throw new IllegalArgumentException(
                         "eventFactory returned null for slot " + i + "; it must create a new event each call");
             }
+            // two slots sharing one event would let a producer overwrite an event still being read
+            if (event == previous || event == first) {
+                throw new IllegalArgumentException("eventFactory returned the same instance for slot " + i
+                        + " as for slot " + (event == previous ? i - 1 : 0)
+                        + "; it must create a new event each call (e.g. Trade::new)");
+            }
+            if (i == 0) {
+                first = event;
+            }
+            previous = event;
             entries[BUFFER_PAD + i] = event;
         }
     }
@@ -76,6 +88,13 @@ abstract class RingBufferFields<E> extends RingBufferPad {
  *
  * <p>A translator that throws still leaves its slot published (consumers must not stall on
  * it), and the exception reaches the publishing caller.
+ *
+ * <p><b>Closing and accounting.</b> {@link #close(String)} fixes a {@linkplain #closeFence()
+ * close fence}. Every publish that returns normally is at or below it, so a consumer that drains
+ * to the fence has seen every accepted event; a publish that is not accepted throws
+ * {@link SequencerClosedException} and its event must not be counted as accepted. No claim is
+ * ever abandoned: a producer waiting for space when the ring closes holds no claim, and a claim
+ * made before the close is published by its producer as usual.
  *
  * @param <E> the event type
  */
@@ -144,6 +163,10 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      */
     @Override
     public E get(final long sequence) {
+        if (sequence < 0) {
+            // one predictable compare: sequences start at 0 and only grow
+            throw new IllegalArgumentException("sequence must be >= 0 (sequences start at 0), got " + sequence);
+        }
         return elementAt(sequence);
     }
 
@@ -321,7 +344,10 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
 
     /**
      * Stops accepting new claims: later claims, and producers waiting for space, throw
-     * {@link SequencerClosedException}. Published events stay readable.
+     * {@link SequencerClosedException}. Published events stay readable. Claims made before the
+     * close stay valid and are published normally; a claim that raced the close is refused when
+     * published (the publish throws {@link SequencerClosedException}), so every publish that
+     * returns normally is at or below {@link #closeFence()}.
      *
      * @param reason why, for the exception message
      */
@@ -336,6 +362,27 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      */
     public boolean isClosed() {
         return sequencer.isClosed();
+    }
+
+    /**
+     * The highest sequence accepted before {@link #close(String)}, or {@link Sequencer#OPEN}
+     * while open: drain to here and every accepted event has been seen (see
+     * {@link Sequencer#getCloseFence()}).
+     *
+     * @return the close fence, or {@link Sequencer#OPEN}
+     */
+    public long closeFence() {
+        return sequencer.getCloseFence();
+    }
+
+    /**
+     * How many claims found the ring full and had to wait for a consumer: the first sign of
+     * back-pressure, counted without a write on claims that find space.
+     *
+     * @return the count, from 0
+     */
+    public long producerWaitCount() {
+        return sequencer.getProducerWaitCount();
     }
 
     // ---------------------------------------------------------------- single-event publication
@@ -625,7 +672,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
                                      final B[] arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
         final int batchSize = checkedLength(arg0);
-        checkBatch(arg1, 0, batchSize);
+        checkSameLength("arg1", arg1, batchSize);
         final long hi = sequencer.next(batchSize);
         final long lo = hi - (batchSize - 1);
         try {
@@ -652,8 +699,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
                                         final B[] arg1, final C[] arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
         final int batchSize = checkedLength(arg0);
-        checkBatch(arg1, 0, batchSize);
-        checkBatch(arg2, 0, batchSize);
+        checkSameLength("arg1", arg1, batchSize);
+        checkSameLength("arg2", arg2, batchSize);
         final long hi = sequencer.next(batchSize);
         final long lo = hi - (batchSize - 1);
         try {
@@ -759,6 +806,14 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         Objects.requireNonNull(array, "batch array must not be null");
         checkBatch(array, 0, array.length);
         return array.length;
+    }
+
+    private static void checkSameLength(final String name, final Object[] array, final int expected) {
+        Objects.requireNonNull(array, name + " must not be null");
+        if (array.length != expected) {
+            throw new IllegalArgumentException(name + " has " + array.length
+                    + " elements but arg0 has " + expected + ": every argument array needs one element per event");
+        }
     }
 
     private void checkBatch(final Object[] array, final int batchStartsAt, final int batchSize) {

@@ -11,12 +11,14 @@ import java.util.Objects;
  */
 abstract class AbstractSequencer implements Sequencer {
     private static final VarHandle GATING_SEQUENCES;
+    private static final VarHandle CLOSED_REASON;
     private static final Sequence[] NO_SEQUENCES = new Sequence[0];
 
     static {
         try {
-            GATING_SEQUENCES = MethodHandles.lookup()
-                    .findVarHandle(AbstractSequencer.class, "gatingSequences", Sequence[].class);
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            GATING_SEQUENCES = lookup.findVarHandle(AbstractSequencer.class, "gatingSequences", Sequence[].class);
+            CLOSED_REASON = lookup.findVarHandle(AbstractSequencer.class, "closedReason", String.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -30,8 +32,21 @@ abstract class AbstractSequencer implements Sequencer {
     /** Replaced wholesale (copy on write), so producers iterate a stable array without locking. */
     protected volatile Sequence[] gatingSequences = NO_SEQUENCES;
 
-    /** Null while open; written once by {@link #close(String)}, read by claiming producers. */
+    /** Null while open; written once by {@link #close(String)}, read by claiming and publishing producers. */
     private volatile String closedReason;
+
+    /**
+     * The highest sequence accepted before the close; {@link Sequencer#OPEN} until the closing
+     * thread has computed it (it does so right after storing {@link #closedReason}).
+     */
+    private volatile long closeFence = OPEN;
+
+    /**
+     * Claims that found the ring full and had to wait. Written only on that slow path, so a
+     * claim that finds space writes nothing here; padded, because producers of a full ring are
+     * the ones that write it while consumers' lines stay hot.
+     */
+    private final Sequence producerWaits = new Sequence(0L);
 
     AbstractSequencer(final int bufferSize, final WaitStrategy waitStrategy,
                       final ProducerWaitStrategy producerWaitStrategy) {
@@ -50,6 +65,10 @@ abstract class AbstractSequencer implements Sequencer {
     static void checkBufferSize(final int bufferSize) {
         if (bufferSize < 1) {
             throw new IllegalArgumentException("bufferSize must be at least 1, got " + bufferSize);
+        }
+        if (bufferSize > MAX_BUFFER_SIZE) {
+            throw new IllegalArgumentException("bufferSize must be at most " + MAX_BUFFER_SIZE
+                    + " (2^28 slots), got " + bufferSize);
         }
         if (Integer.bitCount(bufferSize) != 1) {
             throw new IllegalArgumentException("bufferSize must be a power of two, got " + bufferSize
@@ -74,9 +93,48 @@ abstract class AbstractSequencer implements Sequencer {
 
     /** Waits once for space, as the producer wait strategy says; throws if closed meanwhile. */
     final void waitForSpace(final int attempt) {
+        if (attempt == 0) {
+            // atomic add, on the full-ring path only: a claim that finds space never writes it
+            producerWaits.getAndAdd(1L);
+        }
         checkOpen();
         producerWaitStrategy.idle(attempt);
     }
+
+    /**
+     * Called by a producer right after it made {@code lo..hi} visible: if the sequencer is
+     * closing, throws unless the claim was accepted before the close. The caller's claim (or
+     * publication) store comes first and this volatile load of the reason second; close() stores
+     * the reason first and loads the claims second. So either close() counted this claim in its
+     * fence, or this load sees the reason, and a claim past the fence is refused here.
+     */
+    final void checkAccepted(final long lo, final long hi) {
+        // volatile load: the second half of the pairing described above
+        final String reason = closedReason;
+        if (reason == null) {
+            return;
+        }
+        long fence;
+        // volatile loads: the closing thread stores the fence right after the reason, without
+        // blocking in between, so this wait is short
+        while ((fence = closeFence) == OPEN) {
+            Thread.onSpinWait();
+        }
+        if (hi > fence) {
+            throw new SequencerClosedException("not accepted: sequences " + lo + ".." + hi
+                    + " were claimed after the sequencer closed (" + reason + "); the last accepted sequence is "
+                    + fence);
+        }
+    }
+
+    /**
+     * The highest sequence claimed so far, as seen by the closing thread right after it stored
+     * the closed reason. Every claim that checked the sequencer open before that store must be
+     * included.
+     *
+     * @return the highest claimed sequence
+     */
+    abstract long claimedForClose();
 
     @Override
     public final int getBufferSize() {
@@ -155,14 +213,37 @@ abstract class AbstractSequencer implements Sequencer {
     @Override
     public final void close(final String reason) {
         Objects.requireNonNull(reason, "reason must not be null");
-        // volatile store: producers that claim after this see it in checkOpen()
-        closedReason = reason;
+        // volatile CAS: the first close wins and computes the fence; producers that claim or
+        // publish after this see it (checkOpen, checkAccepted)
+        if (CLOSED_REASON.compareAndSet(this, (String) null, reason)) {
+            // volatile store of the fence, after the claims were read (claimedForClose's loads)
+            closeFence = claimedForClose();
+        }
         waitStrategy.signalAllWhenBlocking();
     }
 
     @Override
     public final boolean isClosed() {
         return closedReason != null;
+    }
+
+    @Override
+    public final long getCloseFence() {
+        if (closedReason == null) {
+            return OPEN;
+        }
+        long fence;
+        // volatile loads: the closing thread stores the fence right after the reason
+        while ((fence = closeFence) == OPEN) {
+            Thread.onSpinWait();
+        }
+        return fence;
+    }
+
+    @Override
+    public final long getProducerWaitCount() {
+        // acquire load: a monotonic count, read by monitoring
+        return producerWaits.get();
     }
 
     /**

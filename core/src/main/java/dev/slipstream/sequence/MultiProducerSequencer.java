@@ -6,8 +6,10 @@ import java.lang.invoke.VarHandle;
 /**
  * A sequencer for any number of publishing threads.
  *
- * <p>A claim is one fetch-and-add on the cursor, so the cursor says what is <em>claimed</em>,
- * not what is published. Each slot therefore carries an availability flag: the lap number of
+ * <p>A claim is one compare-and-set on the cursor, made only once the slots are known to be
+ * free, so the cursor says what is <em>claimed</em>, not what is published, and no claim ever
+ * waits for space: a producer that finds the ring full waits holding nothing, and a close at that
+ * moment leaves no claimed slot behind. Each slot therefore carries an availability flag: the lap number of
  * the sequence last published into it. A consumer reads up to the highest sequence whose own
  * flag, and every earlier flag, is set ({@link #getHighestPublishedSequence}), so it never reads
  * a slot that is claimed but still being written.
@@ -84,23 +86,30 @@ public final class MultiProducerSequencer extends AbstractSequencer {
     @Override
     public long next(final int n) {
         checkClaimSize(n);
-        checkOpen();
-        // volatile fetch-and-add: the claim; no two producers get the same range
-        final long claimed = cursor.getAndAdd(n);
-        final long nextSequence = claimed + n;
-        final long wrapPoint = nextSequence - bufferSize;
-        final long cached = gatingSequenceCache.get();
-
-        if (wrapPoint > cached || cached > claimed) {
-            long minSequence;
-            int attempt = 0;
-            // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
-            while (wrapPoint > (minSequence = Sequences.minimum(gatingSequences, claimed))) {
-                waitForSpace(attempt++);
+        int attempt = 0;
+        while (true) {
+            checkOpen();
+            // volatile load: the claim below is a CAS against exactly this value
+            final long current = cursor.get();
+            final long nextSequence = current + n;
+            final long wrapPoint = nextSequence - bufferSize;
+            final long cached = gatingSequenceCache.get();
+            if (wrapPoint > cached || cached > current) {
+                // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
+                final long minSequence = Sequences.minimum(gatingSequences, current);
+                gatingSequenceCache.set(minSequence);
+                if (wrapPoint > minSequence) {
+                    // full: wait with nothing claimed, so a close now abandons no slot
+                    waitForSpace(attempt++);
+                    continue;
+                }
             }
-            gatingSequenceCache.set(minSequence);
+            // volatile CAS: claims only after space was confirmed for exactly this cursor value;
+            // a producer that lost the race re-reads and re-checks
+            if (cursor.compareAndSet(current, nextSequence)) {
+                return nextSequence;
+            }
         }
-        return nextSequence;
     }
 
     @Override
@@ -137,6 +146,8 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         checkClaimed(sequence, sequence);
         setAvailable(sequence);
         waitStrategy.signalAllWhenBlocking();
+        // after the claim's CAS (and the slot's release): refuses a claim that raced a close
+        checkAccepted(sequence, sequence);
     }
 
     @Override
@@ -146,6 +157,14 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             setAvailable(sequence);
         }
         waitStrategy.signalAllWhenBlocking();
+        checkAccepted(lo, hi);
+    }
+
+    @Override
+    long claimedForClose() {
+        // volatile load after close()'s volatile store of the reason: every claim's CAS either
+        // precedes this load (counted) or follows it, and then its publish sees the reason
+        return cursor.get();
     }
 
     private void checkClaimed(final long lo, final long hi) {
@@ -157,10 +176,10 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             throw new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
-        // Claims advance the cursor before they wait for space, so a legitimate, still unpublished
-        // claim can be more than a ring behind the cursor while other producers wait for it. Only
-        // a sequence the slowest consumer has already passed is stale; the cursor test is a cheap
-        // filter on the hot path, the gating sequences confirm it.
+        // A legitimate claim is never more than a ring behind the cursor unless its producer is
+        // slow to publish while consumers wait for it; only a sequence the slowest consumer has
+        // already passed is stale. The cursor test is a cheap filter on the hot path, the gating
+        // sequences confirm it.
         if (lo <= claimed - bufferSize) {
             final Sequence[] gating = gatingSequences;
             final long slowest = Sequences.minimum(gating, claimed);

@@ -21,12 +21,15 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
     /** The cursor itself when there is no upstream stage, else the minimum of the upstream stages. */
     private final Sequence dependentSequence;
     private volatile boolean alerted;
+    /** What a consumer waits on while the cursor is ahead of what is published. */
+    private final PublishedView publishedView;
 
     ProcessingSequenceBarrier(final Sequencer sequencer, final WaitStrategy waitStrategy,
                               final Sequence cursor, final Sequence[] upstream) {
         this.sequencer = sequencer;
         this.waitStrategy = waitStrategy;
         this.cursor = cursor;
+        this.publishedView = new PublishedView(this);
         Objects.requireNonNull(upstream, "upstream sequences must not be null");
         if (upstream.length == 0) {
             dependentSequence = cursor;
@@ -45,7 +48,31 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
             return available;
         }
         // with many producers the cursor counts claims: keep to the contiguous published prefix
-        return sequencer.getHighestPublishedSequence(sequence, available);
+        final long published = sequencer.getHighestPublishedSequence(sequence, available);
+        if (published >= sequence || dependentSequence != cursor) {
+            // upstream stages only ever pass published events, so only the cursor can run ahead
+            return published;
+        }
+        return waitForPublication(sequence);
+    }
+
+    /**
+     * The cursor passed {@code sequence} but its producer has not published it yet (it was
+     * preempted between claim and publish, or its translator is slow). Waits the way the
+     * strategy waits, on a view of what is published, instead of spinning: producers signal the
+     * strategy on every publish, so a blocking strategy wakes when the slot is published.
+     * Returns what is published from {@code sequence} on, which may still be below it: a caller
+     * that holds nothing back (an idle pool worker) may be waiting for a sequence another worker
+     * has already taken, and must look again at what to wait for.
+     */
+    private long waitForPublication(final long sequence)
+            throws AlertException, InterruptedException, TimeoutException {
+        final long hinted = waitStrategy.waitFor(sequence, publishedView, publishedView, this);
+        if (hinted < sequence) {
+            return hinted;
+        }
+        // the view is only a wake-up hint: confirm on the sequencer itself
+        return sequencer.getHighestPublishedSequence(sequence, cursor.get());
     }
 
     @Override

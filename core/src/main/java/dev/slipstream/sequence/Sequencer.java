@@ -21,6 +21,16 @@ public interface Sequencer {
     /** The value of the cursor before anything is published. */
     long INITIAL_CURSOR_VALUE = Sequence.INITIAL_VALUE;
 
+    /** What {@link #getCloseFence()} returns while the sequencer is open. */
+    long OPEN = Long.MAX_VALUE;
+
+    /**
+     * The largest ring a sequencer accepts: 2^28 slots. Beyond it the slot arrays alone take
+     * gigabytes, and a mistyped size would otherwise end in {@link OutOfMemoryError} instead of a
+     * message.
+     */
+    int MAX_BUFFER_SIZE = 1 << 28;
+
     /**
      * The number of slots in the ring.
      *
@@ -163,9 +173,37 @@ public interface Sequencer {
      * {@link SequencerClosedException} with {@code reason}. Already published events stay
      * readable.
      *
+     * <p>Closing fixes the {@linkplain #getCloseFence() close fence}: the highest sequence whose
+     * claim was accepted. Claims at or below it were made before the close and stay valid: their
+     * producers publish them normally, so nothing accepted is ever abandoned. A claim that raced
+     * the close and lies above the fence is refused when it is published: {@link #publish(long)}
+     * makes the slot visible (no consumer ever waits behind a hole) and then throws
+     * {@link SequencerClosedException}, so its producer learns the event was not accepted.
+     * A producer waiting for space when the ring closes holds no claim: it throws. The first
+     * call wins; later calls only wake waiting consumers.
+     *
      * @param reason why, for the exception message
      */
     void close(String reason);
+
+    /**
+     * The highest sequence whose claim was accepted before {@link #close(String)}, or
+     * {@link #OPEN} while the sequencer is open. A consumer that drains a closed ring drains to
+     * here: every sequence up to the fence is (or will be) published by its producer, none
+     * above it is accepted.
+     *
+     * @return the close fence, or {@link #OPEN}
+     */
+    long getCloseFence();
+
+    /**
+     * How many claims found the ring full and had to wait for a consumer, since the sequencer
+     * was created: the first signal of back-pressure. Counted on the full-ring path only, so a
+     * claim that finds space costs nothing extra.
+     *
+     * @return the count, from 0
+     */
+    long getProducerWaitCount();
 
     /**
      * Whether {@link #close(String)} has been called.

@@ -46,6 +46,9 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     private static final VarHandle NEXT_VALUE;
 
+    /** How long the closing thread watches the claim counter settle; see claimedForClose. */
+    private static final long CLAIM_SETTLE_NANOS = 50_000L;
+
     static {
         try {
             NEXT_VALUE = MethodHandles.lookup()
@@ -154,6 +157,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         // release: publishes the event fields written into the slot before this call
         cursor.set(sequence);
         waitStrategy.signalAllWhenBlocking();
+        checkAccepted(sequence, sequence);
     }
 
     @Override
@@ -162,6 +166,30 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         // release: publishes every slot of lo..hi at once
         cursor.set(hi);
         waitStrategy.signalAllWhenBlocking();
+        checkAccepted(lo, hi);
+    }
+
+    @Override
+    long claimedForClose() {
+        // The claim is the producer's opaque store of nextValue, made after its check that the
+        // sequencer is open; the closer stored the reason (volatile) just before this. A single
+        // producer has no atomic instruction to order its claim store before its later load of
+        // the reason (a full fence per publish would cost the hot path), so the closer waits
+        // until nextValue has been stable for CLAIM_SETTLE_NANOS: a store issued before the
+        // producer's load of the reason has left the store buffer by then, and a claim made
+        // later is refused by checkAccepted, which then sees the reason.
+        long claimed = (long) NEXT_VALUE.getVolatile(this);
+        long stableSince = System.nanoTime();
+        while (System.nanoTime() - stableSince < CLAIM_SETTLE_NANOS) {
+            Thread.onSpinWait();
+            // volatile load: re-read the claim until it stops moving
+            final long now = (long) NEXT_VALUE.getVolatile(this);
+            if (now != claimed) {
+                claimed = now;
+                stableSince = System.nanoTime();
+            }
+        }
+        return claimed;
     }
 
     private void checkPublishable(final long lo, final long hi) {

@@ -160,10 +160,13 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
         final Thread self = Thread.currentThread();
         register(self);
         try {
-            // volatile load, after register()'s volatile store of the waiter count: a StoreLoad
-            // pair. A producer stores the cursor, fences, then loads the count, so at least one of
-            // us sees the other's store: either this load sees the publication (no park) or the
+            // Full fence after register()'s store of the waiter count, then the load of the cursor:
+            // a StoreLoad pair that holds whatever access mode the given cursor's getVolatile()
+            // uses (a view may implement it as an acquire load, which may pass an earlier store).
+            // A producer stores the cursor, fences, then loads the count, so at least one of us
+            // sees the other's store: either this load sees the publication (no park) or the
             // producer sees the count and unparks us (an unpark before park makes park return).
+            VarHandle.fullFence();
             while (cursor.getVolatile() < sequence) {
                 // alert() stores its flag and then signals like a producer: same reasoning
                 barrier.checkAlert();

@@ -79,6 +79,9 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
                     // then reads the flag, sees it raised and signals; it signals under the lock,
                     // so not before await() below has released it
                     SIGNAL_NEEDED.setVolatile(this, 1L);
+                    // full fence: keeps the StoreLoad order even when the given cursor's
+                    // getVolatile() is only an acquire load (a view over the sequencer)
+                    VarHandle.fullFence();
                     if (cursor.getVolatile() >= sequence) {
                         break;
                     }

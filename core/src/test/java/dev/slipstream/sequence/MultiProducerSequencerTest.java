@@ -51,28 +51,6 @@ class MultiProducerSequencerTest {
     }
 
     @Test
-    void acceptsAPublishMoreThanARingBehindTheHighestClaim() throws Exception {
-        final Sequence consumer = new Sequence();
-        sequencer.addGatingSequences(consumer);
-        final long mine = sequencer.next();
-        sequencer.publish(1, sequencer.next(3));
-        // another producer claims sequence 4 and waits for the consumer, which waits for ours
-        final Thread other = new Thread(() -> sequencer.publish(sequencer.next()));
-        other.start();
-        final long deadline = System.nanoTime() + 20_000_000_000L;
-        while (sequencer.getCursor() != 4 && System.nanoTime() < deadline) {
-            Thread.yield();
-        }
-        assertEquals(4, sequencer.getCursor(), "the other producer's claim is counted");
-        sequencer.publish(mine);
-        assertEquals(3, sequencer.getHighestPublishedSequence(0, 4));
-        consumer.set(3);
-        other.join(20_000);
-        assertFalse(other.isAlive());
-        assertTrue(sequencer.isAvailable(4));
-    }
-
-    @Test
     void barrierCursorStopsBeforeAClaimedButUnpublishedSlot() {
         final Sequence consumer = new Sequence();
         sequencer.addGatingSequences(consumer);

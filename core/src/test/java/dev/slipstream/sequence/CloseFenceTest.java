@@ -1,0 +1,141 @@
+package dev.slipstream.sequence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.slipstream.sequence.SequencerTest.Kind;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The close protocol: the fence, claims made before it, claims that raced it, waiting producers. */
+@Timeout(30)
+class CloseFenceTest {
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void anOpenSequencerHasNoFence(final Kind kind) {
+        final Sequencer sequencer = kind.create(8);
+        assertEquals(Sequencer.OPEN, sequencer.getCloseFence());
+        sequencer.publish(sequencer.next());
+        assertEquals(Sequencer.OPEN, sequencer.getCloseFence());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void theFenceIsTheHighestClaimAndAClaimBelowItPublishesAfterTheClose(final Kind kind) {
+        final Sequencer sequencer = kind.create(8);
+        sequencer.publish(sequencer.next());
+        final long inFlight = sequencer.next(2);   // claimed, being written
+        sequencer.close("shutdown");
+        assertEquals(inFlight, sequencer.getCloseFence(), "a claim made before the close is accepted");
+        sequencer.publish(inFlight - 1, inFlight);   // must not throw: it was accepted
+        assertTrue(sequencer.isAvailable(inFlight));
+        assertThrows(SequencerClosedException.class, sequencer::next);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void theFirstCloseFixesTheFence(final Kind kind) {
+        final Sequencer sequencer = kind.create(8);
+        sequencer.publish(sequencer.next());
+        sequencer.close("first");
+        sequencer.close("second");
+        assertEquals(0, sequencer.getCloseFence());
+        final SequencerClosedException closed = assertThrows(SequencerClosedException.class, sequencer::next);
+        assertTrue(closed.getMessage().contains("first"), closed.getMessage());
+    }
+
+    @Test
+    void aMultiProducerClaimWaitingForSpaceWhenTheRingClosesLeavesNoHole() throws Exception {
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        sequencer.publish(0, sequencer.next(4));          // full: the consumer has read nothing
+
+        final AtomicReference<Throwable> thrown = new AtomicReference<>();
+        final CountDownLatch done = new CountDownLatch(1);
+        final Thread producer = new Thread(() -> {
+            try {
+                sequencer.next();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+            done.countDown();
+        });
+        producer.start();
+        awaitProducerWaits(sequencer, 1);
+        sequencer.close("shutdown while full");
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertTrue(thrown.get() instanceof SequencerClosedException, String.valueOf(thrown.get()));
+        assertEquals(3, sequencer.getCursor(), "the waiting producer claimed nothing");
+        assertEquals(3, sequencer.getCloseFence());
+        assertEquals(3, sequencer.getHighestPublishedSequence(0, sequencer.getCloseFence()),
+                "everything up to the fence is published: no hole");
+    }
+
+    @Test
+    void aMultiProducerClaimThatRacedTheCloseIsRefusedAtPublishAndLeavesNoHole() {
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(8, new YieldingTestWait());
+        sequencer.publish(sequencer.next());
+        // a producer checked "open", the ring closes and computes its fence, then the claim lands
+        sequencer.close("shutdown");
+        final long raced = sequencer.cursor.addAndGet(1);     // the CAS that lost the race with close()
+        final SequencerClosedException refused =
+                assertThrows(SequencerClosedException.class, () -> sequencer.publish(raced));
+        assertTrue(refused.getMessage().contains("not accepted"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("last accepted sequence is 0"), refused.getMessage());
+        assertTrue(sequencer.isAvailable(raced), "the refused slot is still made visible: no consumer waits on it");
+    }
+
+    @Test
+    void aSingleProducerClaimThatRacedTheCloseIsRefusedAtPublish() {
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        sequencer.publish(sequencer.next());
+        sequencer.close("shutdown");
+        // the claim's check of "open" passed before the close; its store lands after the fence
+        sequencer.nextValue = 1;
+        final SequencerClosedException refused =
+                assertThrows(SequencerClosedException.class, () -> sequencer.publish(1));
+        assertTrue(refused.getMessage().contains("not accepted"), refused.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void producerWaitsAreCountedOncePerClaimThatFoundTheRingFull(final Kind kind) throws Exception {
+        final Sequencer sequencer = kind.create(2);
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        sequencer.publish(0, sequencer.next(2));
+        assertEquals(0, sequencer.getProducerWaitCount(), "claims that found space are not counted");
+        final Thread producer = new Thread(() -> sequencer.publish(sequencer.next()));
+        producer.start();
+        awaitProducerWaits(sequencer, 1);
+        consumer.set(0);
+        producer.join(10_000);
+        assertFalse(producer.isAlive());
+        assertEquals(1, sequencer.getProducerWaitCount(), "one claim waited, however many times it looked");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void rejectsRingsLargerThanTheDocumentedMaximum(final Kind kind) {
+        final IllegalArgumentException tooBig =
+                assertThrows(IllegalArgumentException.class, () -> kind.create(1 << 30));
+        assertTrue(tooBig.getMessage().contains("at most " + Sequencer.MAX_BUFFER_SIZE), tooBig.getMessage());
+    }
+
+    private static void awaitProducerWaits(final Sequencer sequencer, final long count) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sequencer.getProducerWaitCount() < count) {
+            assertTrue(System.nanoTime() < deadline, "the producer never found the ring full");
+            Thread.sleep(1);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package dev.slipstream.sequence;
+
+import dev.slipstream.wait.YieldingWaitStrategy;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A close racing producers of a full ring abandons no claim, and no publish above the close
+ * fence returns normally; and the same check catches the claim protocol that did abandon claims.
+ * Rounds: 2,000 by default (a few seconds), {@code -Dslipstream.stress.long=true} for 50,000.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class CloseRaceStressTest {
+    private static final boolean LONG = Boolean.getBoolean("slipstream.stress.long");
+    private static final int ROUNDS = LONG ? 50_000 : 2_000;
+    private static final long BUDGET = TimeUnit.SECONDS.toNanos(LONG ? 600 : 20);
+
+    @Test
+    void multiProducerCloseLeavesNoHoleAndAcceptsNothingPastTheFence() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(
+                () -> new MultiProducerSequencer(4, new YieldingWaitStrategy(), attempt -> Thread.yield()), ROUNDS, BUDGET);
+        assertTrue(outcome.rounds() >= 200, "too few rounds ran: " + outcome);
+        assertTrue(outcome.clean(), outcome.toString());
+    }
+
+    @Test
+    void theCheckCatchesAClaimMadeBeforeSpaceWasConfirmed() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(
+                () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.CLAIM_BEFORE_SPACE),
+                ROUNDS, BUDGET);
+        assertTrue(outcome.roundsWithHole() > 0, "the abandoned-claim mutant was not caught: " + outcome);
+    }
+
+    @Test
+    void theMutantWithTheFixedClaimButNoFenceCheckLeavesNoHole() throws Exception {
+        // the fence check is about acceptance, not holes: this mutant is caught by the model check
+        final CloseRace.Outcome outcome = CloseRace.run(
+                () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.NO_FENCE_CHECK), 200, BUDGET);
+        assertEquals(0, outcome.roundsWithHole(), outcome.toString());
+    }
+}
