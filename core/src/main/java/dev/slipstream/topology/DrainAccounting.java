@@ -28,8 +28,8 @@ final class DrainAccounting {
 
     /** The close fence of a closed ring: the highest accepted claim. */
     static long fence(final RingBuffer<?> ring) {
-        // until the ring records a close fence, the cursor: the highest claim on a single producer
-        return ring.getCursor();
+        // the ring fixed it when it closed: every claim at or below it will be published
+        return ring.closeFence();
     }
 
     /**

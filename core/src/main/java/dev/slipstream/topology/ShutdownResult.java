@@ -115,9 +115,10 @@ public final class ShutdownResult {
     }
 
     /**
-     * Accepted claims that their producers had not published yet when the call returned (a
-     * producer still writing its event when the time ran out). Each is also counted in every
-     * stage's {@link #eventsLeft()}.
+     * Accepted sequences not yet visible to the stages when the call returned: from the first
+     * claim that its producer had not published yet (a producer still writing its event when the
+     * time ran out, or at a halt) up to the fence. They are also counted in every stage's
+     * {@link #eventsLeft()}.
      *
      * @return the count, 0 for a queue-fed pool
      */
@@ -239,7 +240,7 @@ public final class ShutdownResult {
             sb.setLength(sb.length() - 1);
         }
         if (claimsInFlight > 0) {
-            sb.append("; ").append(claimsInFlight).append(" accepted claims not yet published");
+            sb.append("; ").append(claimsInFlight).append(" accepted events behind a claim not yet published");
         }
         if (!threadsStillRunning.isEmpty()) {
             sb.append("; threads still running: ").append(threadsStillRunning);

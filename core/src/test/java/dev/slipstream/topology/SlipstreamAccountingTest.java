@@ -54,6 +54,89 @@ class SlipstreamAccountingTest {
         }
     }
 
+    // ------------------------------------------------------------------ 2: drain to the close fence
+
+    /** Publishes one event whose translator signals {@code inTranslator} and then takes 300 ms. */
+    private static Thread slowPublisher(final Slipstream<TestEvent> s, final CountDownLatch inTranslator,
+                                        final AtomicReference<Throwable> outcome) {
+        final Thread t = new Thread(() -> {
+            try {
+                s.publishEvent((event, sequence) -> {
+                    inTranslator.countDown();
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+                    TestEvent.set(event, sequence, 1000L);
+                });
+                outcome.set(new Throwable("accepted"));
+            } catch (Throwable e) {
+                outcome.set(e);
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    @Test
+    void aClaimStillBeingWrittenWhenTheRingClosesIsDrainedNotDropped() throws Exception {
+        final Handlers.Summing stage = new Handlers.Summing();
+        final Slipstream<TestEvent> s = pipeline("slow-translator", 64, ProducerType.MULTI);
+        s.handleEventsWith(stage);
+        s.start();
+        final CountDownLatch inTranslator = new CountDownLatch(1);
+        final AtomicReference<Throwable> outcome = new AtomicReference<>();
+        final Thread slow = slowPublisher(s, inTranslator, outcome);
+        await(inTranslator);
+        for (int i = 1; i <= 5; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));
+        slow.join(5_000);
+        assertEquals("accepted", outcome.get().getMessage(), "the slow publish returned normally");
+        assertEquals(5, result.drainTarget(), "the fence: six accepted claims, sequences 0..5");
+        assertTrue(result.isClean(), result::toString);
+        assertEquals(6, stage.count.get(), "all six accepted events handled");
+        assertEquals(1015, stage.sum.get());
+    }
+
+    @Test
+    void aSingleProducersClaimBeingWrittenWhenTheRingClosesIsDrained() throws Exception {
+        final Handlers.Summing stage = new Handlers.Summing();
+        final Slipstream<TestEvent> s = pipeline("sp-slow-translator", 64, ProducerType.SINGLE);
+        s.handleEventsWith(stage);
+        s.start();
+        final CountDownLatch inTranslator = new CountDownLatch(1);
+        final AtomicReference<Throwable> outcome = new AtomicReference<>();
+        final Thread slow = slowPublisher(s, inTranslator, outcome);
+        await(inTranslator);
+        final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));
+        slow.join(5_000);
+        assertEquals("accepted", outcome.get().getMessage());
+        assertTrue(result.isClean(), result::toString);
+        assertEquals(1, stage.count.get(), "the accepted event was handled before shutdown said clean");
+    }
+
+    @Test
+    void haltCountsWhatWasLeftAgainstTheFence() throws Exception {
+        final Handlers.Summing stage = new Handlers.Summing();
+        final Slipstream<TestEvent> s = pipeline("halt-fence", 64, ProducerType.MULTI);
+        s.handleEventsWith(StageSpec.of("only", stage));
+        s.start();
+        final CountDownLatch inTranslator = new CountDownLatch(1);
+        final AtomicReference<Throwable> outcome = new AtomicReference<>();
+        final Thread slow = slowPublisher(s, inTranslator, outcome);
+        await(inTranslator);
+        for (int i = 1; i <= 5; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        final ShutdownResult result = s.halt();
+        slow.join(5_000);
+        assertEquals("accepted", outcome.get().getMessage());
+        assertEquals(5, result.drainTarget());
+        assertFalse(result.isDrained(), result::toString);
+        assertEquals(6, result.eventsLeft("only") + stage.count.get(),
+                "accepted = handled + left: " + result);
+        assertTrue(result.claimsInFlight() > 0, result::toString);
+    }
+
     // ------------------------------------------------------------------ 3: failures during shutdown
 
     @Test
