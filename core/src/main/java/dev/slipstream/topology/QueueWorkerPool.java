@@ -256,7 +256,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         phase = STOPPING;
         // offers that passed the check before it finish their queue offer: wait for them, so the
         // workers below cannot end on an empty queue that an accepted item is about to enter
-        awaitOffersInFlight(deadline);
+        final long unsettled = awaitOffersInFlight(deadline);
         if (halt) {
             // volatile store: workers check it before each batch and after each wake-up
             halted = true;
@@ -284,25 +284,35 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         for (final QueueWorker<T> worker : workers) {
             holding += worker.holding;
         }
-        // in the queue, taken by a worker that gave up, held by a worker still running, or offered
-        // by a producer still inside offer() when the time ran out
-        left.put(name, queue.size() + abandoned.get() + holding + offersInFlight.get());
+        // in the queue, taken by a worker that gave up, held by a worker still running, or (only if
+        // the wait for offers in flight ran out of time) possibly still being offered
+        left.put(name, queue.size() + abandoned.get() + holding + unsettled);
         result = new ShutdownResult(name, halt, -1L, left, alive, lifecycle.failures(),
                 Duration.ofNanos(System.nanoTime() - startNanos));
         return result;
     }
 
-    private void awaitOffersInFlight(final long deadline) {
+    /**
+     * Waits until no offer that may have passed the phase check is still inside {@code offer()}.
+     * Offers that start later see the phase and are refused (they also pass through the count, so
+     * the count is read only here, never added to the result once it reached 0).
+     *
+     * @return 0, or the count when the deadline passed (an upper bound on accepted offers not yet
+     *     in the queue)
+     */
+    private long awaitOffersInFlight(final long deadline) {
         long parkNanos = 1_000L;
+        long inFlight;
         // volatile load, after our volatile phase store: see offer()
-        while (offersInFlight.get() != 0) {
+        while ((inFlight = offersInFlight.get()) != 0) {
             final long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
-                return;
+                return inFlight;
             }
             LockSupport.parkNanos(this, Math.min(parkNanos, remaining));
             parkNanos = Math.min(parkNanos * 2, 1_000_000L);
         }
+        return 0L;
     }
 
     private void wakeAll() {
