@@ -92,8 +92,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     private volatile boolean draining;
     /** Workers exit after the item they are handling. */
     private volatile boolean halted;
-    /** Where the next unbiased wake-up scan starts; a racy hint, so plain. */
-    private int nextToWake;
+    /** Wakes parked workers: the same waker as the ring-fed pool's. */
+    private final BiasedWaker waker;
     private ShutdownResult result;
 
     @SuppressWarnings("unchecked")
@@ -110,6 +110,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new QueueWorker<>(this, i, builder.handlers.get(i));
         }
+        this.waker = new BiasedWaker(workers);
     }
 
     /**
@@ -183,24 +184,13 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         if (wakePolicy == WakePolicy.BIASED) {
             // volatile load after the queue's synchronising offer: if worker 0 parked before our
             // item was visible to it, we see PARKED here
-            workers[0].wake();
+            waker.wake(0);
         } else {
-            wakeAny();
+            waker.wakeAny();
         }
         return true;
     }
 
-    private void wakeAny() {
-        final int n = workers.length;
-        final int start = nextToWake;
-        for (int i = 0; i < n; i++) {
-            final int index = (start + i) % n;
-            if (workers[index].wake()) {
-                nextToWake = index + 1 == n ? 0 : index + 1;
-                return;
-            }
-        }
-    }
 
     /**
      * Stops accepting items, lets the workers empty the queue, and waits for them to end.
@@ -316,13 +306,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     }
 
     private void wakeAll() {
-        for (final QueueWorker<T> worker : workers) {
-            worker.wake();
-            final Thread thread = worker.thread;
-            if (thread != null) {
-                LockSupport.unpark(thread);
-            }
-        }
+        waker.wakeAll();
     }
 
     private boolean anyAlive() {
@@ -570,8 +554,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
     /** One queue worker: takes items in batches and hands each to its own handler. */
     static final class QueueWorker<T> extends WorkerPool.WorkerRhsPad implements Runnable {
-        static final int AWAKE = 0;
-        static final int PARKED = 1;
+        static final int AWAKE = BiasedWaker.AWAKE;
+        static final int PARKED = BiasedWaker.PARKED;
         /** Polls of an empty queue before a worker parks. */
         private static final int SPINS_BEFORE_PARK = 100;
         /** Yields after the spins, before parking. */
@@ -612,17 +596,6 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             this.index = index;
             this.handler = handler;
             this.waitsOnSource = pool.wakePolicy == WakePolicy.UNBIASED || index == 0;
-        }
-
-        /** Wakes this worker if it is parked. @return true if it was parked */
-        boolean wake() {
-            // volatile load first: the common case (awake) costs no CAS
-            if (state == PARKED && STATE.compareAndSet(this, PARKED, AWAKE)) {
-                WAKE_UPS.getAndAdd(this, 1L);
-                LockSupport.unpark(thread);
-                return true;
-            }
-            return false;
         }
 
         @Override
@@ -728,7 +701,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             // volatile store, then read the queue: either a producer or peer sees PARKED, or we see its item
             state = PARKED;
             if (!queue.isEmpty() || pool.draining || pool.halted) {
-                STATE.compareAndSet(this, PARKED, AWAKE);
+                BiasedWaker.cancelPark(this);
                 return !pool.halted;
             }
             do {
@@ -758,13 +731,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
     /** Whether worker {@code index} is parked: for tests that wait for a quiet pool. */
     boolean isParked(final int index) {
-        return workers[index].state == QueueWorker.PARKED;
+        return waker.isParked(index);
     }
 
     /** Wakes worker {@code index + 1} if it is parked. */
     void wakeAfter(final int index) {
-        if (index + 1 < workers.length) {
-            workers[index + 1].wake();
-        }
+        waker.wakeAfter(index);
     }
 }

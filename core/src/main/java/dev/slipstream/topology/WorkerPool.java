@@ -74,6 +74,8 @@ public final class WorkerPool<E> {
     /** Next claim starts after this value; advanced by CAS. Its own padded line. */
     private final Sequence workSequence = new Sequence();
     private final Worker<E>[] workers;
+    /** Wakes parked workers: the same waker as the queue-fed pool's. */
+    private final BiasedWaker waker;
     /** The work sequence first, then each worker's: the order a reader must take the minimum in. */
     private final Sequence[] sequences;
     /** Written once by {@link #halt()}; read by each worker once per batch. */
@@ -99,6 +101,7 @@ public final class WorkerPool<E> {
             workers[i] = new Worker<>(this, i, builder.handlers.get(i));
             sequences[i + 1] = workers[i].sequence;
         }
+        this.waker = new BiasedWaker(workers);
     }
 
     /**
@@ -341,14 +344,7 @@ public final class WorkerPool<E> {
 
     /** Wakes worker {@code index + 1} if it is parked (biased policy: {@code index} is overloaded). */
     void wakeAfter(final int index) {
-        final int next = index + 1;
-        if (next < workers.length) {
-            final Worker<E> worker = workers[next];
-            if (worker.state == Worker.PARKED && Worker.STATE.compareAndSet(worker, Worker.PARKED, Worker.AWAKE)) {
-                Worker.WAKE_UPS.setOpaque(worker, (long) Worker.WAKE_UPS.getOpaque(worker) + 1);
-                LockSupport.unpark(worker.thread);
-            }
-        }
+        waker.wakeAfter(index);
     }
 
     boolean isHalted() {
@@ -357,7 +353,7 @@ public final class WorkerPool<E> {
 
     /** Whether worker {@code index} is parked (biased policy): for tests that wait for a quiet pool. */
     boolean isParked(final int index) {
-        return workers[index].state == Worker.PARKED;
+        return waker.isParked(index);
     }
 
     @Override
@@ -547,8 +543,8 @@ public final class WorkerPool<E> {
 
     /** One worker: claims batches and hands each event to its own handler. */
     static final class Worker<E> extends WorkerRhsPad implements Runnable {
-        static final int AWAKE = 0;
-        static final int PARKED = 1;
+        static final int AWAKE = BiasedWaker.AWAKE;
+        static final int PARKED = BiasedWaker.PARKED;
         static final int IDLE = 0;
         static final int RUNNING = 1;
         static final int DONE = 2;
@@ -755,7 +751,7 @@ public final class WorkerPool<E> {
             final long claimed = pool.workSequence.getVolatile();
             final long available = pool.availableNow(claimed);
             if (available > claimed || pool.halted) {
-                STATE.compareAndSet(this, PARKED, AWAKE);
+                BiasedWaker.cancelPark(this);
                 checkHalted();
                 return available;
             }
