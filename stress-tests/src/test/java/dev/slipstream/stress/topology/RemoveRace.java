@@ -36,8 +36,14 @@ final class RemoveRace {
 
         @Override
         public void onEvent(final AccountEvent event, final long sequence, final boolean endOfBatch) {
-            for (int i = 0; i < 40; i++) {
-                Thread.onSpinWait();
+            // slow enough (a short park every fourth event) that producers waiting for space get a
+            // core while it is inside a batch, even on a loaded two-core machine
+            if ((sequence & 3) == 0) {
+                LockSupport.parkNanos(20_000L);
+            } else {
+                for (int i = 0; i < 40; i++) {
+                    Thread.onSpinWait();
+                }
             }
             read++;
             // a plain read racing the producers on purpose: a later sequence means an overwrite
