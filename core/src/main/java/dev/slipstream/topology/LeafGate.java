@@ -5,7 +5,8 @@ import dev.slipstream.sequence.Sequences;
 
 /**
  * The one gating sequence a pipeline registers with its ring: the minimum of the sequences of its
- * leaf stages (those no other stage follows). The pipeline swaps the set of leaves atomically when
+ * leaf stages (those no other stage follows), or, with no stage, where the last one stopped (-1 at
+ * first), so that producers never pass events no stage has read. The pipeline swaps the set of leaves atomically when
  * stages are added or removed, and sets each new stage's starting sequence itself; a sequencer
  * that registers this view and sets it to its cursor changes nothing, which is the point.
  */
@@ -14,6 +15,22 @@ final class LeafGate extends Sequence {
 
     /** Copy on write under the pipeline's lock; producers read a stable array. */
     private volatile Sequence[] leaves = NONE;
+    /**
+     * What the gate reads while there is no leaf: -1 before the first stage (nothing may be
+     * overwritten: events published before any stage exists wait for it), then the sequence of the
+     * last stage removed.
+     */
+    private volatile long floor = -1L;
+
+    /** Sets what the gate holds at if no leaf is left; under the pipeline's lock, before setLeaves. */
+    void holdAt(final long sequence) {
+        // volatile store, ordered before the setLeaves store that may empty the leaves
+        floor = sequence;
+    }
+
+    long floor() {
+        return floor;
+    }
 
     void setLeaves(final Sequence[] updated) {
         // volatile store: producers that read the new array read the new stages' starting values,
@@ -28,7 +45,8 @@ final class LeafGate extends Sequence {
     @Override
     public long get() {
         // acquire loads of each leaf: a producer that sees a stage past a slot sees its reads done
-        return Sequences.minimum(leaves, Long.MAX_VALUE);
+        final Sequence[] current = leaves;
+        return current.length == 0 ? floor : Sequences.minimum(current, Long.MAX_VALUE);
     }
 
     @Override

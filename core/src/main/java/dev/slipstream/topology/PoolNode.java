@@ -18,6 +18,7 @@ final class PoolNode<E> extends StageNode<E> {
         super(pipeline, name, upstream, ownWaitStrategy, barrier);
         final WorkerPool.Builder<E> builder = WorkerPool.builder(pipeline.ringBuffer())
                 .name(name)
+                .embedded()
                 .barrier(barrier)
                 .wakePolicy(spec.wakePolicy())
                 .exceptionHandler(exceptionHandler);

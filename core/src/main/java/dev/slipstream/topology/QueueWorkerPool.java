@@ -52,11 +52,12 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /** How long {@link #close()} waits for the workers to drain the queue. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-    private static final VarHandle LIFECYCLE;
+    private static final VarHandle PHASE;
+    private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
 
     static {
         try {
-            LIFECYCLE = MethodHandles.lookup().findVarHandle(QueueWorkerPool.class, "lifecycle", int.class);
+            PHASE = MethodHandles.lookup().findVarHandle(QueueWorkerPool.class, "phase", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,23 +75,31 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     private final ThreadFactory threadFactory;
     private final QueueWorker<T>[] workers;
     private final List<Thread> threads = new ArrayList<>();
-    private final List<StageFailure> failures = new ArrayList<>();
+    /** Failures: recorded at any time, logged once; the first one stops the pool. */
+    private final Lifecycle lifecycle;
+    /**
+     * Offers between their check of the phase and the end of their queue offer. A shutdown sets
+     * the phase, then waits for this to reach 0 before it lets the workers end on an empty queue:
+     * an offer that passed the check is in the queue by then (the queue's claims in flight).
+     */
+    private final AtomicLong offersInFlight = new AtomicLong();
     /** Items a failed worker had taken from the queue but not handled. */
     private final AtomicLong abandoned = new AtomicLong();
 
     /** Written by start and shutdown; read by {@link #offer}. */
-    private volatile int lifecycle = NEW;
+    private volatile int phase = NEW;
     /** Workers exit once the queue is empty instead of parking. */
     private volatile boolean draining;
     /** Workers exit after the item they are handling. */
     private volatile boolean halted;
-    /** Where the next unbiased wake-up scan starts; a racy hint, so plain. */
-    private int nextToWake;
+    /** Wakes parked workers: the same waker as the ring-fed pool's. */
+    private final BiasedWaker waker;
     private ShutdownResult result;
 
     @SuppressWarnings("unchecked")
     private QueueWorkerPool(final Builder<T> builder) {
         this.name = builder.name;
+        this.lifecycle = new Lifecycle("pool '" + builder.name + "'", this::stopAfterFailure);
         this.queue = builder.queue;
         this.exceptionHandler = builder.exceptionHandler != null
                 ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
@@ -101,6 +110,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new QueueWorker<>(this, i, builder.handlers.get(i));
         }
+        this.waker = new BiasedWaker(workers);
     }
 
     /**
@@ -121,9 +131,9 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @throws IllegalStateException if the pool was already started or shut down
      */
     public void start() {
-        if (!LIFECYCLE.compareAndSet(this, NEW, STARTED)) {
+        if (!PHASE.compareAndSet(this, NEW, STARTED)) {
             throw new IllegalStateException("pool '" + name + "' was already "
-                    + (lifecycle == STARTED ? "started" : "shut down") + "; start() may be called once");
+                    + (phase == STARTED ? "started" : "shut down") + "; start() may be called once");
         }
         synchronized (threads) {
             for (final QueueWorker<T> worker : workers) {
@@ -144,41 +154,43 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /**
      * Adds an item and wakes a worker if the policy says so. Never blocks.
      *
+     * <p>Accounting: an offer that returns true was accepted, and is either handled by a worker
+     * before a shutdown reports clean, or counted in the result's {@code eventsLeft}; an offer
+     * that throws was not accepted. An offer racing a shutdown is one or the other, never lost.
+     *
      * @param item the item, not null
      * @return false if the queue refused it (a bounded queue that is full)
      * @throws NullPointerException if {@code item} is null
-     * @throws IllegalStateException if the pool is shut down
+     * @throws IllegalStateException if the pool is shut down or stopped by a failure
      */
     public boolean offer(final T item) {
         Objects.requireNonNull(item, "item must not be null");
-        if (lifecycle == STOPPING) {
-            throw new IllegalStateException("pool '" + name + "' is " + (failures.isEmpty() ? "shut down" : "stopped after a failure")
-                    + ": it accepts no more items");
-        }
-        if (!queue.offer(item)) {
-            return false;
+        // volatile read-modify-write before the volatile read of the phase: either a shutdown that
+        // set the phase sees us in flight and waits, or we see its phase and refuse
+        offersInFlight.getAndIncrement();
+        try {
+            if (phase == STOPPING) {
+                throw new IllegalStateException("pool '" + name + "' is "
+                        + (lifecycle.hasFailed() ? "stopped after a failure" : "shut down")
+                        + ": it accepts no more items");
+            }
+            if (!queue.offer(item)) {
+                return false;
+            }
+        } finally {
+            // volatile: the item, if offered, is in the queue before a shutdown sees 0 here
+            offersInFlight.getAndDecrement();
         }
         if (wakePolicy == WakePolicy.BIASED) {
             // volatile load after the queue's synchronising offer: if worker 0 parked before our
             // item was visible to it, we see PARKED here
-            workers[0].wake();
+            waker.wake(0);
         } else {
-            wakeAny();
+            waker.wakeAny();
         }
         return true;
     }
 
-    private void wakeAny() {
-        final int n = workers.length;
-        final int start = nextToWake;
-        for (int i = 0; i < n; i++) {
-            final int index = (start + i) % n;
-            if (workers[index].wake()) {
-                nextToWake = index + 1 == n ? 0 : index + 1;
-                return;
-            }
-        }
-    }
 
     /**
      * Stops accepting items, lets the workers empty the queue, and waits for them to end.
@@ -203,10 +215,25 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         return stop(true, DEFAULT_CLOSE_TIMEOUT);
     }
 
-    /** Shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}. */
+    /** Shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}; logs a warning if the result is not clean. */
     @Override
     public void close() {
-        shutdown(DEFAULT_CLOSE_TIMEOUT);
+        final ShutdownResult outcome = shutdown(DEFAULT_CLOSE_TIMEOUT);
+        if (!outcome.isClean()) {
+            LOG.log(System.Logger.Level.WARNING, outcome.toString());
+        }
+    }
+
+    /**
+     * Workers that failed (their exception handler gave up, their {@code onStart} or
+     * {@code onShutdown} failed under a rethrowing policy, or anything else escaped), in order, at
+     * any time; each is also logged once. The first one stops the pool: offers are refused and the
+     * other workers halt.
+     *
+     * @return the failures, empty if none
+     */
+    public List<StageFailure> failures() {
+        return lifecycle.failures();
     }
 
     private synchronized ShutdownResult stop(final boolean halt, final Duration timeout) {
@@ -215,8 +242,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
         final long startNanos = System.nanoTime();
         final long deadline = startNanos + timeout.toNanos();
-        // volatile store: offers after this throw
-        lifecycle = STOPPING;
+        // volatile store: offers that read the phase after this throw (and are not accepted)
+        phase = STOPPING;
+        // offers that passed the check before it finish their queue offer: wait for them, so the
+        // workers below cannot end on an empty queue that an accepted item is about to enter
+        final long unsettled = awaitOffersInFlight(deadline);
         if (halt) {
             // volatile store: workers check it before each batch and after each wake-up
             halted = true;
@@ -240,24 +270,43 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             }
         }
         final Map<String, Long> left = new LinkedHashMap<>();
-        left.put(name, queue.size() + abandoned.get());
-        final List<StageFailure> failed;
-        synchronized (failures) {
-            failed = new ArrayList<>(failures);
+        long holding = 0;
+        for (final QueueWorker<T> worker : workers) {
+            holding += worker.holding;
         }
-        result = new ShutdownResult(name, halt, -1L, left, alive, failed,
+        // in the queue, taken by a worker that gave up, held by a worker still running, or (only if
+        // the wait for offers in flight ran out of time) possibly still being offered
+        left.put(name, queue.size() + abandoned.get() + holding + unsettled);
+        result = new ShutdownResult(name, halt, -1L, left, alive, lifecycle.failures(),
                 Duration.ofNanos(System.nanoTime() - startNanos));
         return result;
     }
 
-    private void wakeAll() {
-        for (final QueueWorker<T> worker : workers) {
-            worker.wake();
-            final Thread thread = worker.thread;
-            if (thread != null) {
-                LockSupport.unpark(thread);
+    /**
+     * Waits until no offer that may have passed the phase check is still inside {@code offer()}.
+     * Offers that start later see the phase and are refused (they also pass through the count, so
+     * the count is read only here, never added to the result once it reached 0).
+     *
+     * @return 0, or the count when the deadline passed (an upper bound on accepted offers not yet
+     *     in the queue)
+     */
+    private long awaitOffersInFlight(final long deadline) {
+        long parkNanos = 1_000L;
+        long inFlight;
+        // volatile load, after our volatile phase store: see offer()
+        while ((inFlight = offersInFlight.get()) != 0) {
+            final long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                return inFlight;
             }
+            LockSupport.parkNanos(this, Math.min(parkNanos, remaining));
+            parkNanos = Math.min(parkNanos * 2, 1_000_000L);
         }
+        return 0L;
+    }
+
+    private void wakeAll() {
+        waker.wakeAll();
     }
 
     private boolean anyAlive() {
@@ -505,8 +554,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
     /** One queue worker: takes items in batches and hands each to its own handler. */
     static final class QueueWorker<T> extends WorkerPool.WorkerRhsPad implements Runnable {
-        static final int AWAKE = 0;
-        static final int PARKED = 1;
+        static final int AWAKE = BiasedWaker.AWAKE;
+        static final int PARKED = BiasedWaker.PARKED;
         /** Polls of an empty queue before a worker parks. */
         private static final int SPINS_BEFORE_PARK = 100;
         /** Yields after the spins, before parking. */
@@ -517,6 +566,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         static final VarHandle BATCHES;
         static final VarHandle EXCEPTIONS;
         static final VarHandle WAKE_UPS;
+        static final VarHandle HOLDING;
 
         static {
             STATE = WorkerPool.Worker.STATE;
@@ -524,12 +574,22 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             BATCHES = WorkerPool.Worker.BATCHES;
             EXCEPTIONS = WorkerPool.Worker.EXCEPTIONS;
             WAKE_UPS = WorkerPool.Worker.WAKE_UPS;
+            try {
+                HOLDING = MethodHandles.lookup().findVarHandle(QueueWorker.class, "holding", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
 
         private final QueueWorkerPool<T> pool;
         private final int index;
         private final EventHandler<? super T> handler;
         private final boolean waitsOnSource;
+        /**
+         * Items taken from the queue and not yet handled; written opaque by this worker, read by a
+         * shutdown to count what a stuck worker holds.
+         */
+        volatile long holding;
 
         QueueWorker(final QueueWorkerPool<T> pool, final int index, final EventHandler<? super T> handler) {
             this.pool = pool;
@@ -538,37 +598,31 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             this.waitsOnSource = pool.wakePolicy == WakePolicy.UNBIASED || index == 0;
         }
 
-        /** Wakes this worker if it is parked. @return true if it was parked */
-        boolean wake() {
-            // volatile load first: the common case (awake) costs no CAS
-            if (state == PARKED && STATE.compareAndSet(this, PARKED, AWAKE)) {
-                WAKE_UPS.getAndAdd(this, 1L);
-                LockSupport.unpark(thread);
-                return true;
-            }
-            return false;
-        }
-
         @Override
         public void run() {
             // volatile store: wakers read it after seeing this worker PARKED
             thread = Thread.currentThread();
             try {
-                handler.onStart();
-            } catch (Throwable t) {
-                pool.exceptionHandler.handleOnStartException(t);
-            }
-            try {
+                try {
+                    handler.onStart();
+                } catch (Throwable t) {
+                    pool.exceptionHandler.handleOnStartException(t);
+                }
                 takeItems();
-            } catch (RuntimeException | Error fatal) {
-                // the exception handler gave up: stop the pool and tell producers
-                pool.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
-                throw fatal;
+            } catch (Throwable fatal) {
+                // the exception handler gave up (on an item or on onStart), or something escaped:
+                // recorded and logged once; the pool stops and refuses offers. Not rethrown: the
+                // failure is reported, not printed by the thread's uncaught-exception handler.
+                pool.lifecycle.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
             } finally {
                 try {
                     handler.onShutdown();
                 } catch (Throwable t) {
-                    pool.exceptionHandler.handleOnShutdownException(t);
+                    try {
+                        pool.exceptionHandler.handleOnShutdownException(t);
+                    } catch (Throwable fatal) {
+                        pool.lifecycle.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
+                    }
                 }
             }
         }
@@ -592,6 +646,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                     }
                     continue;
                 }
+                // opaque: only a shutdown that finds this worker stuck reads it
+                HOLDING.setOpaque(this, (long) taken);
                 if (biased && taken == batchSize && !queue.isEmpty()) {
                     // overloaded: a full batch and more waiting
                     pool.wakeAfter(index);
@@ -609,11 +665,13 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                         } catch (RuntimeException | Error stop) {
                             // this item and the rest of the batch are out of the queue, unhandled
                             pool.abandoned.addAndGet(taken - i);
+                            HOLDING.setOpaque(this, 0L);
                             EVENTS.setOpaque(this, events + i);
                             throw stop;
                         }
                     }
                     count++;
+                    HOLDING.setOpaque(this, (long) (taken - i - 1));
                 }
                 // opaque: single writer; monitoring threads read whole values
                 EVENTS.setOpaque(this, events + taken);
@@ -643,7 +701,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             // volatile store, then read the queue: either a producer or peer sees PARKED, or we see its item
             state = PARKED;
             if (!queue.isEmpty() || pool.draining || pool.halted) {
-                STATE.compareAndSet(this, PARKED, AWAKE);
+                BiasedWaker.cancelPark(this);
                 return !pool.halted;
             }
             do {
@@ -658,12 +716,10 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
     }
 
-    private void fail(final StageFailure failure) {
-        synchronized (failures) {
-            failures.add(failure);
-        }
+    /** The first failure: offers are refused from now on, other workers stop after their item. */
+    private void stopAfterFailure() {
         // volatile stores: producers' offers now throw, other workers stop after their item
-        lifecycle = STOPPING;
+        phase = STOPPING;
         halted = true;
         wakeAll();
     }
@@ -675,13 +731,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
     /** Whether worker {@code index} is parked: for tests that wait for a quiet pool. */
     boolean isParked(final int index) {
-        return workers[index].state == QueueWorker.PARKED;
+        return waker.isParked(index);
     }
 
     /** Wakes worker {@code index + 1} if it is parked. */
     void wakeAfter(final int index) {
-        if (index + 1 < workers.length) {
-            workers[index + 1].wake();
-        }
+        waker.wakeAfter(index);
     }
 }

@@ -12,6 +12,15 @@ import java.util.Objects;
  * stage, how many each stage left behind if not, whether every thread ended, and which stages
  * failed on the way.
  *
+ * <p>The accounting contract: every publication that returned normally (accepted) is either
+ * handled by every stage, or counted in {@link #eventsLeft()} for each stage that did not handle
+ * it; a publication that threw was not accepted and is not counted. For a pipeline the count is
+ * taken against the ring's close fence, {@link #drainTarget()}: the highest sequence accepted
+ * before the ring closed. Claims at or below it that their producers had not yet published when
+ * the call returned are in {@link #claimsInFlight()} (and in every stage's count). {@link
+ * #isClean()} is true only if nothing was left, every thread ended and no stage failed, at any
+ * time, during the shutdown included.
+ *
  * <pre>{@code
  * ShutdownResult result = pipeline.shutdown(Duration.ofSeconds(5));
  * if (!result.isClean()) {
@@ -21,6 +30,12 @@ import java.util.Objects;
  * }</pre>
  */
 public final class ShutdownResult {
+    /**
+     * The key under which {@link #eventsLeft()} reports accepted events of a pipeline that had no
+     * stage when it stopped: no stage handled them.
+     */
+    public static final String NO_STAGE = "(no stage)";
+
     private final String name;
     private final boolean halted;
     private final long drainTarget;
@@ -28,10 +43,18 @@ public final class ShutdownResult {
     private final List<String> threadsStillRunning;
     private final List<StageFailure> failures;
     private final Duration elapsed;
+    private final long claimsInFlight;
 
     ShutdownResult(final String name, final boolean halted, final long drainTarget,
                    final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
                    final List<StageFailure> failures, final Duration elapsed) {
+        this(name, halted, drainTarget, eventsLeft, threadsStillRunning, failures, elapsed, 0L);
+    }
+
+    ShutdownResult(final String name, final boolean halted, final long drainTarget,
+                   final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
+                   final List<StageFailure> failures, final Duration elapsed, final long claimsInFlight) {
+        this.claimsInFlight = claimsInFlight;
         this.name = Objects.requireNonNull(name);
         this.halted = halted;
         this.drainTarget = drainTarget;
@@ -92,8 +115,21 @@ public final class ShutdownResult {
     }
 
     /**
-     * The sequence the stages had to reach: the highest contiguous sequence published before the
-     * ring closed (-1 if nothing was published; for a queue-fed pool, -1).
+     * Accepted sequences not yet visible to the stages when the call returned: from the first
+     * claim that its producer had not published yet (a producer still writing its event when the
+     * time ran out, or at a halt) up to the fence. They are also counted in every stage's
+     * {@link #eventsLeft()}.
+     *
+     * @return the count, 0 for a queue-fed pool
+     */
+    public long claimsInFlight() {
+        return claimsInFlight;
+    }
+
+    /**
+     * The sequence the stages had to reach: the ring's close fence, the highest sequence whose
+     * claim was accepted before the ring closed (-1 if nothing was accepted; for a queue-fed pool,
+     * -1).
      *
      * @return the drain target
      */
@@ -202,6 +238,9 @@ public final class ShutdownResult {
                 }
             }
             sb.setLength(sb.length() - 1);
+        }
+        if (claimsInFlight > 0) {
+            sb.append("; ").append(claimsInFlight).append(" accepted events behind a claim not yet published");
         }
         if (!threadsStillRunning.isEmpty()) {
             sb.append("; threads still running: ").append(threadsStillRunning);

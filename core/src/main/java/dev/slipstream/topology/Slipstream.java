@@ -5,40 +5,26 @@ import dev.slipstream.monitor.PipelineMetrics;
 import dev.slipstream.monitor.StageMetrics;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
-import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.ring.EventFactory;
-import dev.slipstream.ring.EventTranslator;
-import dev.slipstream.ring.EventTranslatorOneArg;
-import dev.slipstream.ring.EventTranslatorThreeArg;
-import dev.slipstream.ring.EventTranslatorTwoArg;
-import dev.slipstream.ring.EventTranslatorVararg;
+import dev.slipstream.ring.EventSink;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.sequence.ProducerWaitStrategy;
-import dev.slipstream.sequence.Sequence;
-import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
 import dev.slipstream.wait.ProducerWaitStrategies;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A pipeline: one ring buffer, the stages that read it, and their threads, wired with a fluent
- * DSL and run with a lifecycle that loses nothing.
+ * DSL and run with a lifecycle that accounts for every event.
  *
  * <pre>{@code
  * try (Slipstream<Order> pipeline = Slipstream.builder(Order::new)
@@ -54,88 +40,81 @@ import java.util.concurrent.locks.LockSupport;
  * }
  * }</pre>
  *
+ * <h2>The accounting contract</h2>
+ * Every {@code publishEvent}/{@code publishEvents} that returns normally (every {@code try...}
+ * that returns true) was <em>accepted</em>: it is handled by every stage before a shutdown reports
+ * {@link ShutdownResult#isClean() clean}, or it is counted, per stage, in the
+ * {@link ShutdownResult#eventsLeft() result} as not handled. A publish that is not accepted throws
+ * {@link SequencerClosedException} and is not counted. The pipeline keeps this with the ring's
+ * close fence: closing the ring records the highest accepted claim, every claim at or below it is
+ * published by its producer, and the shutdown drains up to exactly that sequence (see
+ * {@link ShutdownResult#drainTarget()}).
+ *
  * <h2>Graph</h2>
  * {@link #handleEventsWith} adds stages that read straight behind the producers (each sees every
  * event: multicast); {@link StageGroup#then} places stages after others (pipeline); {@link #after}
  * places them after any set of stages (diamond, any DAG); worker pools ({@link
  * #handleEventsWithWorkerPool}, {@link StageGroup#thenWorkerPool}) hand each event to exactly one
- * worker. Every stage gates the producers from the moment it is added, so events published before
- * {@link #start()} wait for it. The graph is checked as it is built: a handler instance added twice,
- * a stage name used twice, a stage of another pipeline, or a change after start is refused with an
- * exception that says so. While running, {@link #addHandler} adds a stage at the current cursor and
- * {@link #removeStage} removes one; {@link #describe()} shows the graph.
+ * worker. <b>The producers are gated from the moment the pipeline is built</b>: events published
+ * before the first stage exists wait in the ring for it (a full ring blocks its producers, and
+ * {@code tryPublishEvent} returns false), and every stage added before {@link #start()} sees
+ * them. The graph is checked as it is built: a handler instance added twice, a handler that is in
+ * another live pipeline, a stage name used twice, a stage of another pipeline, or a change after
+ * start is refused with an exception that says so (and a refused spec can be added again). While
+ * running, {@link #addHandler} adds a stage at the current cursor and {@link #removeStage} removes
+ * one (halt, join, then re-gate); {@link #describe()} shows the graph.
  *
  * <h2>Lifecycle</h2>
  * {@link #start()} once. {@link #shutdown(Duration)} closes the ring (later publications throw
- * {@link SequencerClosedException}), waits without spinning until every stage has finished every
- * event published before the call, stops and joins the threads, and reports what was left if the
- * time ran out. {@link #halt()} stops at once. {@link #close()} shuts down with
- * {@link #DEFAULT_CLOSE_TIMEOUT}. If a stage's exception handler gives up (rethrows), the pipeline
- * stops: the ring closes, so producers waiting for space get {@link SequencerClosedException}
- * instead of waiting forever, and the other stages halt; {@link #failures()} says why.
+ * {@link SequencerClosedException}), waits without spinning until every accepted event is published
+ * and handled by every stage, stops and joins the threads, and reports what was left if the time
+ * ran out. {@link #halt()} stops at once and reports what was left against the same fence.
+ * {@link #close()} shuts down with {@link #DEFAULT_CLOSE_TIMEOUT} and logs an unclean result. A
+ * stage that fails at any time, during a shutdown included, is in {@link #failures()} and in the
+ * result, and is logged once; the first failure stops the pipeline: the ring closes, so producers
+ * waiting for space get {@link SequencerClosedException} instead of waiting forever, the other
+ * stages halt, and a shutdown waiting to drain stops waiting at once.
  *
  * @param <E> the event type
  */
-public final class Slipstream<E> implements AutoCloseable {
+public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseable {
     /** How long {@link #close()} lets the stages drain. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** How long {@link #halt()} and {@link #removeStage} wait for threads to end. */
     public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(10);
     /** Extra time a shutdown that ran out of time gives the halted threads to end. */
     private static final long JOIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long MAX_DRAIN_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** How long a drained shutdown waits for claims made just before the close to be published. */
-    private static final long LATE_PUBLISH_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final System.Logger LOG = System.getLogger(Slipstream.class.getName());
-
-    private static final int NEW = 0;
-    private static final int STARTED = 1;
-    private static final int STOPPED = 2;
 
     private final String name;
     private final RingBuffer<E> ring;
+    private final EventSink<E> sink;
     private final ProducerType producerType;
-    private final SignalFanOut signal;
-    private final LeafGate gate = new LeafGate();
-    private final ThreadFactory threadFactory;
-    private final ExceptionHandler<? super E> defaultExceptionHandler;
     private final Duration stallThreshold;
     private final Metrics metrics = new Metrics();
-
     /** Guards the graph and lifecycle changes; never taken by stage threads or producers. */
     private final Object lock = new Object();
-    private final List<StageNode<E>> nodes = new ArrayList<>();
-    private final Map<String, StageNode<E>> nodesByName = new HashMap<>();
-    private final Map<Object, StageNode<E>> nodesByHandler = new IdentityHashMap<>();
-    /** Read without the lock by failure handling and metrics. */
-    private volatile List<StageNode<E>> nodeSnapshot = List.of();
-    private volatile List<StageMetrics> metricsSnapshot = List.of();
-    private volatile int state = NEW;
-    /** Set when shutdown or halt begins: from then on a stage thread that ends is no failure. */
-    private volatile boolean stopping;
-    private final AtomicBoolean failed = new AtomicBoolean();
-    private final List<StageFailure> failures = new CopyOnWriteArrayList<>();
+    private final PipelineGraph<E> graph;
+    private final Lifecycle lifecycle;
+    private final Reconfiguration<E> reconfiguration;
+    /** Set under the lock when shutdown or halt begins: no more graph changes. */
+    private volatile boolean stopRequested;
     private JfrMonitoring.Registration jfr;
     private ShutdownResult result;
-    private int unnamedStages;
 
     private Slipstream(final Builder<E> builder) {
         this.name = builder.name;
         this.producerType = builder.producerType;
-        this.signal = new SignalFanOut(builder.waitStrategy != null ? builder.waitStrategy : defaultWaitStrategy());
+        final SignalFanOut signal = new SignalFanOut(builder.waitStrategy != null ? builder.waitStrategy
+                : new HybridWaitStrategy());
         this.ring = RingBuffer.create(producerType, builder.factory, builder.ringSize, signal,
                 builder.producerWaitStrategy != null ? builder.producerWaitStrategy
                         : ProducerWaitStrategies.defaultStrategy());
-        this.threadFactory = builder.threadFactory;
-        this.defaultExceptionHandler = builder.exceptionHandler;
+        this.sink = new RingSink<>(ring);
         this.stallThreshold = builder.stallThreshold;
-        // the gate is a view: registering it sets nothing; the pipeline sets each stage's start
-        ring.addGatingSequences(gate);
-    }
-
-    /** Spin briefly, yield, then park: fast wake-up without burning a core while idle. */
-    private static WaitStrategy defaultWaitStrategy() {
-        return new HybridWaitStrategy();
+        this.lifecycle = new Lifecycle("pipeline '" + name + "'", this::stopAfterFailure);
+        this.graph = new PipelineGraph<>(this, ring, signal, builder.threadFactory, builder.exceptionHandler);
+        this.reconfiguration = new Reconfiguration<>(lock, graph, lifecycle, ring);
     }
 
     /**
@@ -250,7 +229,7 @@ public final class Slipstream<E> implements AutoCloseable {
         final List<StageNode<E>> selected = new ArrayList<>();
         synchronized (lock) {
             for (final EventHandler<? super E> handler : handlers) {
-                final StageNode<E> node = nodesByHandler.get(Objects.requireNonNull(handler, "handler must not be null"));
+                final StageNode<E> node = graph.byHandler(Objects.requireNonNull(handler, "handler must not be null"));
                 if (node == null) {
                     throw new IllegalArgumentException("handler " + handler + " is not in pipeline '" + name
                             + "'; add it before placing stages after it");
@@ -272,12 +251,13 @@ public final class Slipstream<E> implements AutoCloseable {
 
     /**
      * Adds a stage that reads straight behind the producers. While running it starts at the
-     * current cursor (it sees events published from now on) and gates producers from then on;
-     * before {@link #start()} it is the same as {@link #handleEventsWith(EventHandler[])}.
+     * current cursor (it sees events published from now on; if no stage is left, where the last one
+     * stopped) and gates producers from then on; before {@link #start()} it is the same as
+     * {@link #handleEventsWith(EventHandler[])}.
      *
      * @param handler the handler
      * @return the new stage
-     * @throws IllegalArgumentException if the handler is already in this pipeline
+     * @throws IllegalArgumentException if the handler is already in this or another live pipeline
      * @throws IllegalStateException if the pipeline is stopped
      */
     public Stage addHandler(final EventHandler<? super E> handler) {
@@ -290,77 +270,64 @@ public final class Slipstream<E> implements AutoCloseable {
      *
      * @param spec the stage
      * @return the new stage
-     * @throws IllegalArgumentException if a handler is already in this pipeline or the name is taken
+     * @throws IllegalArgumentException if a handler is already in this or another live pipeline or
+     *     the name is taken
      * @throws IllegalStateException if the pipeline is stopped
      */
     public Stage addHandler(final StageSpec<? super E> spec) {
         Objects.requireNonNull(spec, "spec must not be null");
         synchronized (lock) {
-            if (state == NEW) {
+            if (lifecycle.state() == Lifecycle.NEW) {
                 return addStages(toArray(spec), List.of()).stage();
             }
-            checkRunningForChange("add a handler");
-            final StageNode<E> node = createNode(spec, List.of());
-            // the gate now includes the new stage (at the cursor read in createNode); read the cursor
-            // again: producers that missed the new gate claimed at most up to this value
-            node.startAfter(ring.getCursor());
-            startThreads(node);
-            return node;
+            if (lifecycle.state() == Lifecycle.STOPPED || stopRequested || lifecycle.hasFailed()) {
+                throw new IllegalStateException("pipeline '" + name + "' is stopped: cannot add a handler");
+            }
+            graph.checkSpecs(toArray(spec));
+            return reconfiguration.addRunning(spec);
         }
     }
 
     /**
-     * Removes a stage while running (or before start): it stops after its current batch and no
-     * longer gates the producers; the stages it followed gate them again if nothing else follows
-     * them. Stages that follow it must be removed first.
+     * Removes a stage, waiting up to {@link #DEFAULT_JOIN_TIMEOUT} for its threads (see
+     * {@link #removeStage(Stage, Duration)}).
      *
      * @param stage a stage of this pipeline
      * @return how many of the events published when it was asked to stop it did not finish
      * @throws IllegalArgumentException if the stage belongs to another pipeline, was already
      *     removed, or other stages follow it
      * @throws IllegalStateException if the pipeline is stopped, or the stage's threads did not end
-     *     within {@link #DEFAULT_JOIN_TIMEOUT}
+     *     within {@link #DEFAULT_JOIN_TIMEOUT} (the stage then stays in the pipeline, halted and
+     *     gating, and the next shutdown reports its threads)
      */
     public long removeStage(final Stage stage) {
-        final StageNode<E> node = ownNode(stage);
-        synchronized (lock) {
-            if (state == STOPPED || stopping) {
-                throw new IllegalStateException("pipeline '" + name + "' is stopped: stages can no longer be removed");
-            }
-            final List<String> followers = new ArrayList<>();
-            for (final StageNode<E> down : node.downstreamNodes) {
-                followers.add(down.name);
-            }
-            if (!followers.isEmpty()) {
-                throw new IllegalArgumentException("stage '" + node.name + "' is followed by " + followers
-                        + "; remove those stages first");
-            }
-            // volatile store: the stage's thread, ending after the halt below, sees it and reports no failure
-            node.removed = true;
-            nodes.remove(node);
-            nodesByName.remove(node.name);
-            for (final Object handler : node.handlerObjects()) {
-                nodesByHandler.remove(handler);
-            }
-            for (final StageNode<E> up : node.upstreamNodes) {
-                up.downstreamNodes.remove(node);
-            }
-            // the stages it followed are at or past it, so gating on them instead is safe
-            updateGate();
-            updateSnapshots();
-            final long published = Math.max(highestPublished(), node.sequence());
-            node.halt();
-            final List<String> alive = joinThreads(List.of(node), System.nanoTime() + DEFAULT_JOIN_TIMEOUT.toNanos());
-            if (node.ownWaitStrategy != null) {
-                signal.remove(node.ownWaitStrategy);
-            }
-            final long left = Math.max(0L, published - node.sequence());
-            if (!alive.isEmpty()) {
-                throw new IllegalStateException("stage '" + node.name + "' was removed but its threads " + alive
-                        + " did not end within " + DEFAULT_JOIN_TIMEOUT);
-            }
-            return left;
+        final StageRemoval removal = removeStage(stage, DEFAULT_JOIN_TIMEOUT);
+        if (!removal.isRemoved()) {
+            throw new IllegalStateException(removal + " (waited " + DEFAULT_JOIN_TIMEOUT + ")");
         }
+        return removal.eventsLeft();
+    }
+
+    /**
+     * Removes a stage while running (or before start), in this order: halt it (it stops after its
+     * current batch), join its threads (up to {@code timeout}, without holding up other control
+     * calls), and only then stop gating the producers on it, so they never overwrite a batch it is
+     * still reading; the stages it followed gate them again if nothing else follows them. Stages
+     * that follow it must be removed first. If its threads do not end in time, the stage is not
+     * removed: it stays halted and gating, the result says so, and the next shutdown reports its
+     * threads and is not clean.
+     *
+     * @param stage a stage of this pipeline
+     * @param timeout how long to wait for its threads
+     * @return what the removal achieved
+     * @throws IllegalArgumentException if the stage belongs to another pipeline, was already
+     *     removed, or other stages follow it
+     * @throws IllegalStateException if the pipeline is stopped, or another thread is removing it
+     */
+    public StageRemoval removeStage(final Stage stage, final Duration timeout) {
+        checkTimeout(timeout);
+        return reconfiguration.remove(ownNode(stage), timeout.toNanos(),
+                () -> lifecycle.state() == Lifecycle.STOPPED || stopRequested);
     }
 
     /**
@@ -370,13 +337,14 @@ public final class Slipstream<E> implements AutoCloseable {
      * @return how many published events the stage had not finished
      * @throws IllegalArgumentException if no stage of this pipeline runs the handler, or others
      *     follow it
-     * @throws IllegalStateException if the pipeline is stopped
+     * @throws IllegalStateException if the pipeline is stopped, or the stage's threads did not end
+     *     within {@link #DEFAULT_JOIN_TIMEOUT}
      */
     public long removeHandler(final EventHandler<?> handler) {
         Objects.requireNonNull(handler, "handler must not be null");
         final StageNode<E> node;
         synchronized (lock) {
-            node = nodesByHandler.get(handler);
+            node = graph.byHandler(handler);
         }
         if (node == null) {
             throw new IllegalArgumentException("handler " + handler + " is not in pipeline '" + name + "'");
@@ -390,9 +358,10 @@ public final class Slipstream<E> implements AutoCloseable {
             throw new IllegalArgumentException("at least one handler or stage spec is needed, got none");
         }
         synchronized (lock) {
-            if (state != NEW) {
+            final int state = lifecycle.state();
+            if (state != Lifecycle.NEW) {
                 throw new IllegalStateException("pipeline '" + name + "' is "
-                        + (state == STARTED ? "already started" : "stopped")
+                        + (state == Lifecycle.STARTED ? "already started" : "stopped")
                         + ": its graph is fixed; use addHandler(...) or removeStage(...) while it runs");
             }
             for (final StageNode<E> node : upstream) {
@@ -400,137 +369,13 @@ public final class Slipstream<E> implements AutoCloseable {
                     throw new IllegalArgumentException("stage '" + node.name + "' was removed; stages cannot follow it");
                 }
             }
-            checkSpecs(specs);
+            graph.checkSpecs(specs);
             final List<StageNode<E>> added = new ArrayList<>(specs.length);
             for (final StageSpec<? super E> spec : specs) {
-                added.add(createNode(spec, upstream));
+                added.add(graph.add(spec, upstream, graph.startFor(upstream, false)));
             }
             return new StageGroup<>(this, added);
         }
-    }
-
-    /** Checks every spec before adding any, so a bad one adds nothing. */
-    private void checkSpecs(final StageSpec<? super E>[] specs) {
-        final Map<Object, Boolean> handlers = new IdentityHashMap<>();
-        final List<String> names = new ArrayList<>();
-        for (int i = 0; i < specs.length; i++) {
-            final StageSpec<? super E> spec = Objects.requireNonNull(specs[i], "stage spec " + i + " is null");
-            for (final EventHandler<?> handler : spec.handlers()) {
-                final StageNode<E> existing = nodesByHandler.get(handler);
-                if (existing != null) {
-                    throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + name
-                            + "' (stage '" + existing.name + "'); a handler instance can be added once");
-                }
-                if (handlers.put(handler, Boolean.TRUE) != null) {
-                    throw new IllegalArgumentException("handler " + handler + " is given twice; a handler instance"
-                            + " can be added once");
-                }
-            }
-            if (spec.name() != null) {
-                if (nodesByName.containsKey(spec.name()) || names.contains(spec.name())) {
-                    throw new IllegalArgumentException("stage name '" + spec.name() + "' is already used in pipeline '"
-                            + name + "'; stage names must be unique");
-                }
-                names.add(spec.name());
-            }
-        }
-        for (final StageSpec<? super E> spec : specs) {
-            spec.markUsed();
-        }
-    }
-
-    /** Creates, wires and gates a stage; under the lock. Starts after the right sequence, threads not started. */
-    private StageNode<E> createNode(final StageSpec<? super E> spec, final List<StageNode<E>> upstream) {
-        if (state != NEW) {
-            checkSpecs(toArray(spec));
-        }
-        final String stageName = spec.name() != null ? spec.name() : defaultName(spec);
-        final Sequence[] upstreamSequences = sequencesOf(upstream);
-        final WaitStrategy own = spec.waitStrategy() != null && spec.waitStrategy() != signal.primary()
-                ? spec.waitStrategy() : null;
-        final SequenceBarrier barrier = own != null
-                ? new StageBarrier(ring.sequencer(), own, upstreamSequences)
-                : ring.newBarrier(upstreamSequences);
-        final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
-                : defaultExceptionHandler != null ? defaultExceptionHandler
-                : ExceptionHandlers.logAndContinue(name + "/" + stageName);
-        final TrackingExceptionHandler<E> exceptionHandler = new TrackingExceptionHandler<>(chosen);
-        final StageNode<E> node = spec.isWorkerPool()
-                ? new PoolNode<>(this, stageName, upstream, own, barrier, spec, exceptionHandler)
-                : new HandlerNode<>(this, stageName, upstream, own, barrier, spec, exceptionHandler);
-        node.threadFactory = spec.threadFactory() != null ? spec.threadFactory() : threadFactory;
-
-        // where it starts: behind its upstream stages, or (a first stage) at the oldest slot still
-        // protected, so that a stage added before start sees what the others will see
-        long start;
-        if (upstream.isEmpty()) {
-            start = state == NEW ? ring.getMinimumGatingSequence() : ring.getCursor();
-        } else {
-            start = Long.MAX_VALUE;
-            for (final StageNode<E> up : upstream) {
-                start = Math.min(start, up.sequence());
-            }
-        }
-        node.startAfter(start);
-
-        if (own != null) {
-            signal.add(own);
-        }
-        for (final StageNode<E> up : upstream) {
-            up.downstreamNodes.add(node);
-        }
-        nodes.add(node);
-        nodesByName.put(stageName, node);
-        for (final Object handler : node.handlerObjects()) {
-            nodesByHandler.put(handler, node);
-        }
-        updateGate();
-        updateSnapshots();
-        return node;
-    }
-
-    private String defaultName(final StageSpec<?> spec) {
-        String base;
-        if (spec.isWorkerPool()) {
-            base = "pool";
-        } else {
-            final Class<?> type = spec.handlers().get(0).getClass();
-            final String simple = type.getSimpleName();
-            base = type.isAnonymousClass() || type.isSynthetic() || simple.isEmpty() || simple.contains("$")
-                    ? "stage" : simple;
-        }
-        String candidate;
-        do {
-            unnamedStages++;
-            candidate = base + "-" + unnamedStages;
-        } while (nodesByName.containsKey(candidate));
-        return candidate;
-    }
-
-    /** Gates the producers on every stage that no other stage follows; under the lock. */
-    private void updateGate() {
-        final List<Sequence> leaves = new ArrayList<>();
-        for (final StageNode<E> node : nodes) {
-            if (node.downstreamNodes.isEmpty()) {
-                Collections.addAll(leaves, node.sequences());
-            }
-        }
-        gate.setLeaves(leaves.toArray(new Sequence[0]));
-    }
-
-    private void updateSnapshots() {
-        // volatile stores of immutable lists: readers without the lock see whole, current snapshots
-        nodeSnapshot = List.copyOf(nodes);
-        metricsSnapshot = List.copyOf(nodes);
-    }
-
-    private static <E> Sequence[] sequencesOf(final List<StageNode<E>> stages) {
-        final List<Sequence> sequences = new ArrayList<>();
-        for (final StageNode<E> node : stages) {
-            // per stage, in the stage's own order (a pool's work sequence before its workers')
-            Collections.addAll(sequences, node.sequences());
-        }
-        return sequences.toArray(new Sequence[0]);
     }
 
     void checkOwnGroup(final StageGroup<E> group) {
@@ -556,12 +401,6 @@ public final class Slipstream<E> implements AutoCloseable {
         return node;
     }
 
-    private void checkRunningForChange(final String what) {
-        if (state == STOPPED || stopping || failed.get()) {
-            throw new IllegalStateException("pipeline '" + name + "' is stopped: cannot " + what);
-        }
-    }
-
     @SafeVarargs
     static <E> StageSpec<? super E>[] specsOf(final EventHandler<? super E>... handlers) {
         Objects.requireNonNull(handlers, "handlers must not be null");
@@ -585,6 +424,13 @@ public final class Slipstream<E> implements AutoCloseable {
         return specs;
     }
 
+    static void checkTimeout(final Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
+    }
+
     // ================================================================================= lifecycle
 
     /**
@@ -594,72 +440,53 @@ public final class Slipstream<E> implements AutoCloseable {
      */
     public void start() {
         synchronized (lock) {
-            if (state != NEW) {
+            final int state = lifecycle.state();
+            if (state != Lifecycle.NEW) {
                 throw new IllegalStateException("pipeline '" + name + "' was already "
-                        + (state == STARTED ? "started" : "stopped") + "; start() may be called once");
+                        + (state == Lifecycle.STARTED ? "started" : "stopped") + "; start() may be called once");
             }
-            if (nodes.isEmpty()) {
+            if (graph.isEmpty()) {
                 throw new IllegalStateException("pipeline '" + name
                         + "' has no stages: add one with handleEventsWith(...) before start()");
             }
-            for (final StageNode<E> node : nodes) {
-                createThreads(node);
+            for (final StageNode<E> node : graph.nodes()) {
+                node.createThreads(lifecycle);
             }
-            // volatile store: read without the lock by isRunning() and toString()
-            state = STARTED;
+            lifecycle.setState(Lifecycle.STARTED);
             jfr = JfrMonitoring.register(metrics, stallThreshold);
-            for (final StageNode<E> node : nodes) {
-                for (final Thread thread : node.threads) {
-                    thread.start();
-                }
+            for (final StageNode<E> node : graph.nodes()) {
+                node.startThreads();
             }
-        }
-    }
-
-    private void startThreads(final StageNode<E> node) {
-        createThreads(node);
-        for (final Thread thread : node.threads) {
-            thread.start();
-        }
-    }
-
-    private void createThreads(final StageNode<E> node) {
-        final Runnable[] bodies = node.runnables();
-        node.threads.clear();
-        for (int i = 0; i < bodies.length; i++) {
-            final Thread thread = node.threadFactory.newThread(new StageRunnable(node, bodies[i]));
-            if (thread == null) {
-                throw new IllegalStateException("the thread factory of stage '" + node.name + "' returned null");
-            }
-            thread.setName(bodies.length == 1 ? name + "-" + node.name : name + "-" + node.name + "-" + i);
-            node.threads.add(thread);
         }
     }
 
     /**
      * Stops accepting events and drains: closes the ring (publishing afterwards throws
-     * {@link SequencerClosedException}), waits until every stage has finished every event
-     * published before the call (stages whose threads have not begun running yet included), then
-     * stops and joins the threads. Waits by parking, never spinning. Calling it again returns
+     * {@link SequencerClosedException}, and is not accepted), then waits, parking, never spinning,
+     * until every accepted event (up to the ring's close fence) is published by its producer and
+     * handled by every stage (stages whose threads have not begun running yet included), then
+     * stops and joins the threads. The wait ends at once if a stage fails. Calling it again returns
      * the first result.
      *
      * <p>Call it from a thread that is not one of the pipeline's: a stage that shuts its own
      * pipeline down cannot drain while it waits (use {@link #halt()} there).
      *
-     * @param timeout how long to wait for the stages to drain; after it they are halted and given
+     * @param timeout how long the stages may take to drain; after it they are halted and given
      *     up to one more second to end
-     * @return whether everything drained and, if not, how many events each stage left
+     * @return whether everything drained and, if not, how many accepted events each stage left
+     *     and how many claims were still unpublished
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
     public ShutdownResult shutdown(final Duration timeout) {
-        QueueWorkerPool.checkTimeout(timeout);
+        checkTimeout(timeout);
         return stop(false, timeout);
     }
 
     /**
      * Stops at once: closes the ring, halts every stage after its current batch, joins the threads
-     * (up to {@link #DEFAULT_JOIN_TIMEOUT}) and reports how many events each stage left.
+     * (up to {@link #DEFAULT_JOIN_TIMEOUT}) and reports, against the close fence, how many accepted
+     * events each stage left.
      *
      * @return what was left
      */
@@ -685,148 +512,59 @@ public final class Slipstream<E> implements AutoCloseable {
                 return result;
             }
             final long startNanos = System.nanoTime();
-            // volatile store: stage threads that end from now on are stopping, not failing
-            stopping = true;
-            final List<StageNode<E>> stages = new ArrayList<>(nodes);
-            final boolean wasStarted = state == STARTED;
-            final StageFailure firstFailure = failures.isEmpty() ? null : failures.get(0);
+            stopRequested = true;
+            final List<StageNode<E>> stages = new ArrayList<>(graph.nodes());
+            final boolean wasStarted = lifecycle.state() == Lifecycle.STARTED;
+            final StageFailure firstFailure = lifecycle.firstFailure();
             ring.close("pipeline '" + name + "' " + (firstFailure != null ? "stopped after a failure: " + firstFailure
                     : halt ? "was halted" : "is shut down"));
-
-            long target = highestPublished();
+            // from here on no claim is accepted: the fence is the last accepted event
+            final long fence = DrainAccounting.fence(ring);
             final long drainDeadline = startNanos + timeout.toNanos();
             if (wasStarted && !halt) {
-                target = awaitDrained(stages, target, drainDeadline);
+                DrainAccounting.awaitDrained(ring, stages, fence, lifecycle, drainDeadline);
             }
-            final List<String> alive;
+            final List<String> alive = new ArrayList<>();
             if (wasStarted) {
                 for (final StageNode<E> node : stages) {
-                    node.halt();
+                    node.requestStop();
                 }
                 final long now = System.nanoTime();
                 final long joinDeadline = halt ? now + DEFAULT_JOIN_TIMEOUT.toNanos()
-                        : Math.max(drainDeadline, now + Math.min(JOIN_GRACE_NANOS, DEFAULT_JOIN_TIMEOUT.toNanos()));
-                alive = joinThreads(stages, joinDeadline);
-            } else {
-                alive = List.of();
+                        : Math.max(drainDeadline, now + JOIN_GRACE_NANOS);
+                final List<Thread> threads = new ArrayList<>();
+                for (final StageNode<E> node : stages) {
+                    threads.addAll(node.threads);
+                }
+                alive.addAll(Lifecycle.join(threads, joinDeadline));
             }
             if (jfr != null) {
                 jfr.close();
                 jfr = null;
             }
-            final Map<String, Long> left = new LinkedHashMap<>();
-            for (final StageNode<E> node : stages) {
-                left.put(node.name, Math.max(0L, target - node.sequence()));
-            }
-            state = STOPPED;
-            result = new ShutdownResult(name, halt, target, left, alive, new ArrayList<>(failures),
-                    Duration.ofNanos(System.nanoTime() - startNanos));
+            final Map<String, Long> left = DrainAccounting.left(stages, fence);
+            final long inFlight = DrainAccounting.claimsInFlight(ring, stages, fence);
+            lifecycle.setState(Lifecycle.STOPPED);
+            graph.releaseHandlers();
+            result = new ShutdownResult(name, halt, fence, left, alive, lifecycle.failures(),
+                    Duration.ofNanos(System.nanoTime() - startNanos), inFlight);
             return result;
         }
     }
 
-    /** Parks until every stage reached the target (re-read, for claims published late) or time is up. */
-    private long awaitDrained(final List<StageNode<E>> stages, final long initialTarget, final long deadline) {
-        long target = initialTarget;
-        boolean inGrace = false;
-        long graceDeadline = 0;
-        long parkNanos = TimeUnit.MICROSECONDS.toNanos(10);
-        while (true) {
-            boolean drained = true;
-            for (final StageNode<E> node : stages) {
-                if (node.sequence() < target) {
-                    drained = false;
-                    break;
-                }
-            }
-            if (drained) {
-                final long later = highestPublished();
-                if (later > target) {
-                    // a claim made just before the close was published since: drain it too
-                    target = later;
-                    continue;
-                }
-                if (ring.getCursor() <= target || inGrace && graceDeadline - System.nanoTime() <= 0) {
-                    return target;
-                }
-                // many producers: a claim made just before the close may still be being written;
-                // give it a moment (a producer waiting for space when the ring closed abandons its
-                // claim, so this cannot wait for every claim)
-                if (!inGrace) {
-                    inGrace = true;
-                    graceDeadline = System.nanoTime() + LATE_PUBLISH_GRACE_NANOS;
-                }
-            }
-            if (failed.get()) {
-                return target;
-            }
-            final long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return target;
-            }
-            LockSupport.parkNanos(this, Math.min(parkNanos, remaining));
-            parkNanos = Math.min(parkNanos * 2, MAX_DRAIN_PARK_NANOS);
+    /** The first failure: producers are told (the ring closes) and the other stages halt. */
+    private void stopAfterFailure() {
+        final StageFailure failure = lifecycle.firstFailure();
+        // producers waiting for space, and later claims, now get SequencerClosedException
+        ring.close("pipeline '" + name + "' stopped after a failure: " + failure);
+        for (final StageNode<E> node : graph.snapshot()) {
+            node.requestStop();
         }
     }
 
-    /** The highest sequence below which every claimed slot is published. */
-    private long highestPublished() {
-        final long cursor = ring.getCursor();
-        long lowest = cursor;
-        for (final StageNode<E> node : nodeSnapshot) {
-            lowest = Math.min(lowest, node.sequence());
-        }
-        if (lowest >= cursor) {
-            return cursor;
-        }
-        // the stages gate the producers, so lowest + 1 is within a ring of the cursor
-        return ring.sequencer().getHighestPublishedSequence(lowest + 1, cursor);
-    }
-
-    private static <E> List<String> joinThreads(final List<StageNode<E>> stages, final long deadline) {
-        final List<String> alive = new ArrayList<>();
-        final Thread self = Thread.currentThread();
-        for (final StageNode<E> node : stages) {
-            for (final Thread thread : node.threads) {
-                if (thread == self) {
-                    // called from a stage's own handler: it ends when that handler returns
-                    alive.add(thread.getName());
-                    continue;
-                }
-                final long remaining = deadline - System.nanoTime();
-                try {
-                    if (remaining > 0) {
-                        TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                if (thread.isAlive()) {
-                    alive.add(thread.getName());
-                }
-            }
-        }
-        return alive;
-    }
-
-    /** A stage thread ended: unless the pipeline is stopping or the stage was removed, that is a failure. */
-    private void stageThreadEnded(final StageNode<E> node, final Throwable thrown) {
-        if (stopping || node.removed || failed.get() && thrown == null) {
-            return;
-        }
-        fail(node.failure(thrown));
-    }
-
-    private void fail(final StageFailure failure) {
-        failures.add(failure);
-        if (failed.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.ERROR, "pipeline '" + name + "' stops: " + failure, failure.cause());
-            // producers waiting for space, and later claims, now get SequencerClosedException
-            ring.close("pipeline '" + name + "' stopped after a failure: " + failure);
-            for (final StageNode<E> node : nodeSnapshot) {
-                node.halt();
-            }
-        }
+    /** Whether the pipeline is stopped (shut down, halted): its handlers may join another pipeline. */
+    boolean isStopped() {
+        return lifecycle.state() == Lifecycle.STOPPED;
     }
 
     /** The JFR registration while running, else null: for tests. */
@@ -836,13 +574,15 @@ public final class Slipstream<E> implements AutoCloseable {
         }
     }
 
+    // ============================================================================= introspection
+
     /**
      * Whether {@link #start()} was called (also true after a shutdown).
      *
      * @return true once started
      */
     public boolean isStarted() {
-        return state != NEW;
+        return lifecycle.state() != Lifecycle.NEW;
     }
 
     /**
@@ -853,17 +593,18 @@ public final class Slipstream<E> implements AutoCloseable {
      */
     public boolean isRunning() {
         // a closed ring is what stops a pipeline, by shutdown, halt or failure
-        return state == STARTED && !ring.isClosed();
+        return lifecycle.state() == Lifecycle.STARTED && !ring.isClosed();
     }
 
     /**
-     * Stages that stopped on their own (their exception handler gave up), in order; the first one
-     * stopped the pipeline.
+     * Stages that failed (their exception handler gave up, or something escaped their thread), in
+     * order, at any time, during a shutdown included; the first one stopped the pipeline. Each is
+     * also logged once.
      *
      * @return the failures, empty if none
      */
     public List<StageFailure> failures() {
-        return List.copyOf(failures);
+        return lifecycle.failures();
     }
 
     // ============================================================================= introspection
@@ -892,7 +633,7 @@ public final class Slipstream<E> implements AutoCloseable {
      * @return a snapshot of the stages
      */
     public List<Stage> stages() {
-        return List.copyOf(nodeSnapshot);
+        return List.copyOf(graph.snapshot());
     }
 
     /**
@@ -903,7 +644,7 @@ public final class Slipstream<E> implements AutoCloseable {
      * @throws IllegalArgumentException if there is no such stage
      */
     public Stage stage(final String stageName) {
-        for (final StageNode<E> node : nodeSnapshot) {
+        for (final StageNode<E> node : graph.snapshot()) {
             if (node.name.equals(stageName)) {
                 return node;
             }
@@ -918,19 +659,7 @@ public final class Slipstream<E> implements AutoCloseable {
      */
     public TopologyDescription describe() {
         synchronized (lock) {
-            final List<TopologyDescription.StageInfo> stages = new ArrayList<>();
-            final List<TopologyDescription.Edge> edges = new ArrayList<>();
-            final String ringNode = name + ".ring";
-            for (final StageNode<E> node : nodes) {
-                stages.add(new TopologyDescription.StageInfo(node.name, node.isWorkerPool(), node.workers()));
-                if (node.upstreamNodes.isEmpty()) {
-                    edges.add(new TopologyDescription.Edge(ringNode, node.name));
-                }
-                for (final StageNode<E> up : node.upstreamNodes) {
-                    edges.add(new TopologyDescription.Edge(up.name, node.name));
-                }
-            }
-            return new TopologyDescription(name, ring.getBufferSize(), producerType.name(), stages, edges);
+            return graph.describe(producerType.name());
         }
     }
 
@@ -945,318 +674,28 @@ public final class Slipstream<E> implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Slipstream{name=" + name + ", stages=" + nodeSnapshot.size() + ", state="
-                + (state == NEW ? "new" : state == STARTED ? (isRunning() ? "running" : "stopping") : "stopped") + '}';
+        final int state = lifecycle.state();
+        return "Slipstream{name=" + name + ", stages=" + graph.snapshot().size() + ", state="
+                + (state == Lifecycle.NEW ? "new" : state == Lifecycle.STARTED ? (isRunning() ? "running" : "stopping")
+                : "stopped") + '}';
     }
 
     // ================================================================================ publishing
 
     /**
-     * Claims a slot, lets {@code translator} fill it and publishes it.
+     * Where publications go: the ring. Every publishing method of this pipeline ({@code publishEvent},
+     * {@code tryPublishEvent}, {@code publishEvents}, {@code tryPublishEvents}, as declared by
+     * {@link EventSink}) forwards to it; each throws {@link SequencerClosedException} once the
+     * pipeline is shut down, halted or stopped by a failure, and such a call is not accepted.
      *
-     * @param translator writes the event
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
+     * @return the sink the pipeline publishes into
      */
-    public void publishEvent(final EventTranslator<E> translator) {
-        ring.publishEvent(translator);
-    }
-
-    /**
-     * Claims a slot, fills it from one argument and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the argument
-     * @param <A> the argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A> void publishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
-        ring.publishEvent(translator, arg0);
-    }
-
-    /**
-     * Claims a slot, fills it from two arguments and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A, B> void publishEvent(final EventTranslatorTwoArg<E, A, B> translator, final A arg0, final B arg1) {
-        ring.publishEvent(translator, arg0, arg1);
-    }
-
-    /**
-     * Claims a slot, fills it from three arguments and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param arg2 the third argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A, B, C> void publishEvent(final EventTranslatorThreeArg<E, A, B, C> translator, final A arg0,
-                                       final B arg1, final C arg2) {
-        ring.publishEvent(translator, arg0, arg1, arg2);
-    }
-
-    /**
-     * Claims a slot, fills it from any number of arguments and publishes it.
-     *
-     * @param translator writes the event
-     * @param args the arguments
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public void publishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
-        ring.publishEvent(translator, args);
-    }
-
-    /**
-     * Publishes if there is space now.
-     *
-     * @param translator writes the event
-     * @return false if the ring was full (nothing published)
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public boolean tryPublishEvent(final EventTranslator<E> translator) {
-        return ring.tryPublishEvent(translator);
-    }
-
-    /**
-     * Publishes from one argument if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the argument
-     * @param <A> the argument type
-     * @return false if the ring was full
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A> boolean tryPublishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
-        return ring.tryPublishEvent(translator, arg0);
-    }
-
-    /**
-     * Publishes from two arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @return false if the ring was full
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A, B> boolean tryPublishEvent(final EventTranslatorTwoArg<E, A, B> translator, final A arg0,
-                                          final B arg1) {
-        return ring.tryPublishEvent(translator, arg0, arg1);
-    }
-
-    /**
-     * Publishes from three arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param arg2 the third argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     * @return false if the ring was full
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A, B, C> boolean tryPublishEvent(final EventTranslatorThreeArg<E, A, B, C> translator, final A arg0,
-                                             final B arg1, final C arg2) {
-        return ring.tryPublishEvent(translator, arg0, arg1, arg2);
-    }
-
-    /**
-     * Publishes from any number of arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param args the arguments
-     * @return false if the ring was full
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public boolean tryPublishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
-        return ring.tryPublishEvent(translator, args);
-    }
-
-    /**
-     * Publishes one event per translator, as one batch.
-     *
-     * @param translators the translators
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public void publishEvents(final EventTranslator<E>[] translators) {
-        ring.publishEvents(translators);
-    }
-
-    /**
-     * Publishes {@code batchSize} events from {@code translators[batchStartsAt ..]}, as one batch.
-     *
-     * @param translators the translators
-     * @param batchStartsAt the first translator used
-     * @param batchSize how many events
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public void publishEvents(final EventTranslator<E>[] translators, final int batchStartsAt, final int batchSize) {
-        ring.publishEvents(translators, batchStartsAt, batchSize);
-    }
-
-    /**
-     * Publishes one event per argument, as one batch.
-     *
-     * @param translator writes each event
-     * @param args one per event
-     * @param <A> the argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A> void publishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
-        ring.publishEvents(translator, args);
-    }
-
-    /**
-     * Publishes {@code batchSize} events from {@code args[batchStartsAt ..]}, as one batch.
-     *
-     * @param translator writes each event
-     * @param batchStartsAt the first argument used
-     * @param batchSize how many events
-     * @param args the arguments
-     * @param <A> the argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A> void publishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
-                                  final int batchSize, final A[] args) {
-        ring.publishEvents(translator, batchStartsAt, batchSize, args);
-    }
-
-    /**
-     * Publishes one event per pair of arguments, as one batch.
-     *
-     * @param translator writes each event
-     * @param arg0 first arguments
-     * @param arg1 second arguments, as many
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A, B> void publishEvents(final EventTranslatorTwoArg<E, A, B> translator, final A[] arg0,
-                                     final B[] arg1) {
-        ring.publishEvents(translator, arg0, arg1);
-    }
-
-    /**
-     * Publishes one event per triple of arguments, as one batch.
-     *
-     * @param translator writes each event
-     * @param arg0 first arguments
-     * @param arg1 second arguments, as many
-     * @param arg2 third arguments, as many
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A, B, C> void publishEvents(final EventTranslatorThreeArg<E, A, B, C> translator, final A[] arg0,
-                                        final B[] arg1, final C[] arg2) {
-        ring.publishEvents(translator, arg0, arg1, arg2);
-    }
-
-    /**
-     * Publishes one event per argument list, as one batch.
-     *
-     * @param translator writes each event
-     * @param args one argument list per event
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public void publishEvents(final EventTranslatorVararg<E> translator, final Object[]... args) {
-        ring.publishEvents(translator, args);
-    }
-
-    /**
-     * Publishes the batch if there is space for all of it now.
-     *
-     * @param translators the translators
-     * @return false if the ring had no room for the batch
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public boolean tryPublishEvents(final EventTranslator<E>[] translators) {
-        return ring.tryPublishEvents(translators);
-    }
-
-    /**
-     * Publishes {@code batchSize} events from {@code translators[batchStartsAt ..]} if there is
-     * space for all of them now.
-     *
-     * @param translators the translators
-     * @param batchStartsAt the first translator used
-     * @param batchSize how many events
-     * @return false if the ring had no room for the batch
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public boolean tryPublishEvents(final EventTranslator<E>[] translators, final int batchStartsAt,
-                                    final int batchSize) {
-        return ring.tryPublishEvents(translators, batchStartsAt, batchSize);
-    }
-
-    /**
-     * Publishes {@code batchSize} events from {@code args[batchStartsAt ..]} if there is space for
-     * all of them now.
-     *
-     * @param translator writes each event
-     * @param batchStartsAt the first argument used
-     * @param batchSize how many events
-     * @param args the arguments
-     * @param <A> the argument type
-     * @return false if the ring had no room for the batch
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
-                                        final int batchSize, final A[] args) {
-        return ring.tryPublishEvents(translator, batchStartsAt, batchSize, args);
-    }
-
-    /**
-     * Publishes one event per argument if there is space for all of them now.
-     *
-     * @param translator writes each event
-     * @param args one per event
-     * @param <A> the argument type
-     * @return false if the ring had no room for the batch
-     * @throws SequencerClosedException if the pipeline is shut down or stopped
-     */
-    public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
-        return ring.tryPublishEvents(translator, args);
+    @Override
+    public EventSink<E> sink() {
+        return sink;
     }
 
     // ================================================================================== helpers
-
-    /** Runs one stage body and reports its end to the pipeline. */
-    private final class StageRunnable implements Runnable {
-        private final StageNode<E> node;
-        private final Runnable body;
-
-        StageRunnable(final StageNode<E> node, final Runnable body) {
-            this.node = node;
-            this.body = body;
-        }
-
-        @Override
-        public void run() {
-            Throwable thrown = null;
-            try {
-                body.run();
-            } catch (Throwable t) {
-                thrown = t;
-            } finally {
-                stageThreadEnded(node, thrown);
-            }
-        }
-    }
 
     /** The pipeline's metrics view: every getter reads live values. */
     private final class Metrics implements PipelineMetrics {
@@ -1282,12 +721,12 @@ public final class Slipstream<E> implements AutoCloseable {
 
         @Override
         public List<StageMetrics> stages() {
-            return metricsSnapshot;
+            return graph.metricsSnapshot();
         }
 
         @Override
         public StageMetrics stage(final String stageName) {
-            for (final StageMetrics stage : metricsSnapshot) {
+            for (final StageMetrics stage : graph.metricsSnapshot()) {
                 if (stage.stageName().equals(stageName)) {
                     return stage;
                 }

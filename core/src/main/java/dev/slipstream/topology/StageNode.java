@@ -29,8 +29,18 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     final List<Thread> threads = new ArrayList<>();
     /** Makes the stage's threads; set when the stage is created, under the pipeline's lock. */
     ThreadFactory threadFactory;
-    /** Set before the stage is halted on purpose (removal, shutdown), so its exit is no failure. */
+    /** Set when the stage leaves the graph (removed); only graph membership, nothing about its threads. */
     volatile boolean removed;
+    /** Set while a removal waits for the stage's threads; guarded by the pipeline's lock. */
+    boolean removing;
+    /** Set when a removal gave up waiting for the stage's threads: it stays in the graph, gating. */
+    boolean stuck;
+    /**
+     * Set before the stage is asked to stop (removal, shutdown, halt, another stage's failure):
+     * from then on its threads' end is expected. It says nothing about failures: a stage that
+     * fails while stopping is still a failure.
+     */
+    private volatile boolean stopRequested;
     /** First fatal exception recorded by the tracking exception handler, with its sequence. */
     private volatile StageFailure failure;
 
@@ -55,11 +65,63 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     /** Stops the stage's threads after their current batch. */
     abstract void halt();
 
+    /** Marks the stage's end as expected, then halts it. */
+    final void requestStop() {
+        // volatile store before the halt: a thread that ends because of the halt sees it
+        stopRequested = true;
+        halt();
+    }
+
+    /** Whether the stage was asked to stop: its threads ending is no surprise. */
+    final boolean stopRequested() {
+        return stopRequested;
+    }
+
+    /** The failure recorded by the stage's exception handler, or null. */
+    final StageFailure recordedFailure() {
+        return failure;
+    }
+
     /** Whether the handler objects of this stage include {@code handler}. */
     abstract boolean hasHandler(Object handler);
 
     /** The handler objects of this stage. */
     abstract List<Object> handlerObjects();
+
+    /**
+     * Creates the stage's threads, named {@code <pipeline>-<stage>[-<worker>]}; each reports its end
+     * to {@code lifecycle}. Under the pipeline's lock.
+     */
+    final void createThreads(final Lifecycle lifecycle) {
+        final Runnable[] bodies = runnables();
+        threads.clear();
+        for (int i = 0; i < bodies.length; i++) {
+            final Runnable body = bodies[i];
+            final Thread thread = threadFactory.newThread(() -> runBody(body, lifecycle));
+            if (thread == null) {
+                throw new IllegalStateException("the thread factory of stage '" + name + "' returned null");
+            }
+            thread.setName(bodies.length == 1 ? pipeline.name() + "-" + name : pipeline.name() + "-" + name + "-" + i);
+            threads.add(thread);
+        }
+    }
+
+    final void startThreads() {
+        for (final Thread thread : threads) {
+            thread.start();
+        }
+    }
+
+    private void runBody(final Runnable body, final Lifecycle lifecycle) {
+        Throwable thrown = null;
+        try {
+            body.run();
+        } catch (Throwable t) {
+            thrown = t;
+        } finally {
+            lifecycle.threadEnded(name, failure, thrown, stopRequested);
+        }
+    }
 
     void recordFailure(final long sequence, final Throwable cause) {
         if (failure == null) {

@@ -109,7 +109,19 @@ public final class StageSpec<E> {
         }
         final List<EventHandler<? super E>> handlers = new ArrayList<>(workers);
         for (int i = 0; i < workers; i++) {
-            handlers.add(handlerFactory.get());
+            final EventHandler<? super E> handler = Objects.requireNonNull(handlerFactory.get(),
+                    "handlerFactory of worker pool '" + name + "' returned null for worker " + i);
+            for (int j = 0; j < i; j++) {
+                if (handlers.get(j) == handler) {
+                    throw new IllegalArgumentException("handlerFactory of worker pool '" + name
+                            + "' returned the same handler for workers " + j + " and " + i + ", so it is given twice ("
+                            + handler + "): each worker is its own thread and needs its own instance. A lambda that"
+                            + " captures nothing, such as () -> (event, seq, end) -> ..., or a factory that"
+                            + " returns a field, gives one shared object; create the handler in the factory,"
+                            + " e.g. Pricer::new, or give distinct instances to workerPool(name, handlers...)");
+                }
+            }
+            handlers.add(handler);
         }
         @SuppressWarnings("unchecked")
         final EventHandler<? super E>[] array = handlers.toArray(new EventHandler[0]);
@@ -203,8 +215,8 @@ public final class StageSpec<E> {
     public StageSpec<E> rewindStrategy(final BatchRewindStrategy strategy) {
         Objects.requireNonNull(strategy, "rewindStrategy must not be null");
         if (workerPool) {
-            throw new IllegalStateException("rewindStrategy applies to handler stages; worker pool '" + name
-                    + "' does not rewind batches");
+            throw new IllegalStateException("rewindStrategy applies to handler stages; "
+                    + (name != null ? "worker pool '" + name + "'" : "this worker pool") + " does not rewind batches");
         }
         this.rewindStrategy = strategy;
         return this;
@@ -220,8 +232,9 @@ public final class StageSpec<E> {
     public StageSpec<E> wakePolicy(final WakePolicy policy) {
         Objects.requireNonNull(policy, "wakePolicy must not be null");
         if (!workerPool) {
-            throw new IllegalStateException("wakePolicy applies to worker pools; stage '" + name
-                    + "' is a single handler");
+            throw new IllegalStateException("wakePolicy applies to worker pools; "
+                    + (name != null ? "stage '" + name + "'" : "this stage (" + handlers.get(0) + ")")
+                    + " is a single handler");
         }
         this.wakePolicy = policy;
         return this;
@@ -268,11 +281,21 @@ public final class StageSpec<E> {
         return wakePolicy;
     }
 
-    /** Marks the spec used; a spec is one stage. */
-    void markUsed() {
+    /** Refuses a spec that was added before; a spec is one stage. */
+    void checkUnused() {
         if (used) {
             throw new IllegalArgumentException("stage spec " + this + " was already added; a spec describes one stage");
         }
+    }
+
+    /** Undoes {@link #markUsed()} when adding its stage failed after all. */
+    void unmarkUsed() {
+        used = false;
+    }
+
+    /** Marks the spec used, once its stage was added (a failed add leaves it unused). */
+    void markUsed() {
+        checkUnused();
         used = true;
     }
 

@@ -34,6 +34,13 @@ import java.util.concurrent.locks.LockSupport;
  * worker 0 waits on the source, and a worker that finds more than one batch waiting wakes the
  * next one.
  *
+ * <p>A hand-wired pool (the recipe below) whose exception handler gives up (rethrow or halt
+ * policy), or whose worker fails in any other way, stops: the failure is recorded in
+ * {@link #failures()} and logged once, the other workers halt, and the ring is <b>closed</b>, so
+ * a producer waiting for space gets {@link dev.slipstream.sequence.SequencerClosedException}
+ * instead of waiting forever behind the event the failed worker never finished. Inside a
+ * {@link Slipstream} pipeline the pipeline does this for the whole pipeline.
+ *
  * <pre>{@code
  * RingBuffer<Job> ring = RingBuffer.createSingleProducer(Job::new, 1024, new YieldingWaitStrategy());
  * WorkerPool<Job> pool = WorkerPool.builder(ring)
@@ -53,6 +60,11 @@ public final class WorkerPool<E> {
     public static final int DEFAULT_BATCH_SIZE = 32;
 
     private final String name;
+    private final RingBuffer<E> ring;
+    /** Part of a pipeline: the pipeline handles failures. Hand-wired: the pool does. */
+    private final boolean embedded;
+    /** Failures of a hand-wired pool: recorded, logged once; the first one stops the pool. */
+    private final Lifecycle lifecycle;
     private final DataProvider<E> dataProvider;
     private final Sequencer sequencer;
     private final SequenceBarrier barrier;
@@ -62,6 +74,8 @@ public final class WorkerPool<E> {
     /** Next claim starts after this value; advanced by CAS. Its own padded line. */
     private final Sequence workSequence = new Sequence();
     private final Worker<E>[] workers;
+    /** Wakes parked workers: the same waker as the queue-fed pool's. */
+    private final BiasedWaker waker;
     /** The work sequence first, then each worker's: the order a reader must take the minimum in. */
     private final Sequence[] sequences;
     /** Written once by {@link #halt()}; read by each worker once per batch. */
@@ -70,6 +84,9 @@ public final class WorkerPool<E> {
     @SuppressWarnings("unchecked")
     private WorkerPool(final Builder<E> builder) {
         this.name = builder.name;
+        this.ring = builder.ring;
+        this.embedded = builder.embedded;
+        this.lifecycle = new Lifecycle("worker pool '" + builder.name + "'", this::stopAfterFailure);
         this.dataProvider = builder.ring;
         this.sequencer = builder.ring.sequencer();
         this.barrier = builder.barrier != null ? builder.barrier : builder.ring.newBarrier();
@@ -84,6 +101,7 @@ public final class WorkerPool<E> {
             workers[i] = new Worker<>(this, i, builder.handlers.get(i));
             sequences[i + 1] = workers[i].sequence;
         }
+        this.waker = new BiasedWaker(workers);
     }
 
     /**
@@ -194,6 +212,31 @@ public final class WorkerPool<E> {
     }
 
     /**
+     * Failures of a hand-wired pool: workers whose exception handler gave up or that failed
+     * otherwise, in order. (In a pipeline, see {@link Slipstream#failures()}.)
+     *
+     * @return the failures, empty if none
+     */
+    public List<StageFailure> failures() {
+        return lifecycle.failures();
+    }
+
+    /** A worker of a hand-wired pool failed: record and log it; the first one stops the pool. */
+    void workerFailed(final int index, final Throwable cause) {
+        lifecycle.fail(new StageFailure(name + "-" + index, -1L, cause));
+    }
+
+    boolean isEmbedded() {
+        return embedded;
+    }
+
+    private void stopAfterFailure() {
+        halt();
+        // producers waiting behind the unfinished event are told instead of waiting forever
+        ring.close("worker pool '" + name + "' stopped after a failure: " + lifecycle.firstFailure());
+    }
+
+    /**
      * Whether any worker is running.
      *
      * @return true while at least one worker's {@code run()} executes
@@ -301,14 +344,7 @@ public final class WorkerPool<E> {
 
     /** Wakes worker {@code index + 1} if it is parked (biased policy: {@code index} is overloaded). */
     void wakeAfter(final int index) {
-        final int next = index + 1;
-        if (next < workers.length) {
-            final Worker<E> worker = workers[next];
-            if (worker.state == Worker.PARKED && Worker.STATE.compareAndSet(worker, Worker.PARKED, Worker.AWAKE)) {
-                Worker.WAKE_UPS.setOpaque(worker, (long) Worker.WAKE_UPS.getOpaque(worker) + 1);
-                LockSupport.unpark(worker.thread);
-            }
-        }
+        waker.wakeAfter(index);
     }
 
     boolean isHalted() {
@@ -317,7 +353,7 @@ public final class WorkerPool<E> {
 
     /** Whether worker {@code index} is parked (biased policy): for tests that wait for a quiet pool. */
     boolean isParked(final int index) {
-        return workers[index].state == Worker.PARKED;
+        return waker.isParked(index);
     }
 
     @Override
@@ -343,6 +379,7 @@ public final class WorkerPool<E> {
         private WakePolicy wakePolicy = WakePolicy.BIASED;
         private int batchSize = DEFAULT_BATCH_SIZE;
         private String name = "worker-pool";
+        private boolean embedded;
 
         private Builder(final RingBuffer<E> ring) {
             this.ring = ring;
@@ -361,6 +398,12 @@ public final class WorkerPool<E> {
         public final Builder<E> handlers(final EventHandler<? super E>... workerHandlers) {
             handlers.clear();
             handlers.addAll(checkHandlers(workerHandlers, "pool '" + name + "'"));
+            return this;
+        }
+
+        /** Part of a pipeline, which handles the pool's failures. */
+        Builder<E> embedded() {
+            this.embedded = true;
             return this;
         }
 
@@ -500,8 +543,8 @@ public final class WorkerPool<E> {
 
     /** One worker: claims batches and hands each event to its own handler. */
     static final class Worker<E> extends WorkerRhsPad implements Runnable {
-        static final int AWAKE = 0;
-        static final int PARKED = 1;
+        static final int AWAKE = BiasedWaker.AWAKE;
+        static final int PARKED = BiasedWaker.PARKED;
         static final int IDLE = 0;
         static final int RUNNING = 1;
         static final int DONE = 2;
@@ -555,6 +598,8 @@ public final class WorkerPool<E> {
             }
             // volatile store: wakers read it after seeing this worker PARKED
             thread = Thread.currentThread();
+            RuntimeException failure = null;
+            Error error = null;
             try {
                 notifyStart();
                 if (!pool.halted) {
@@ -562,10 +607,38 @@ public final class WorkerPool<E> {
                 }
                 // stopped between batches: idle for good, hold nothing back (release)
                 sequence.set(Long.MAX_VALUE);
-            } finally {
+            } catch (RuntimeException stop) {
                 // a worker stopped by its exception handler keeps holding back what it did not finish
+                failure = stop;
+            } catch (Error stop) {
+                error = stop;
+            }
+            try {
                 notifyShutdown();
-                runState = DONE;
+            } catch (RuntimeException stop) {
+                if (failure == null && error == null) {
+                    failure = stop;
+                } else {
+                    (error != null ? error : failure).addSuppressed(stop);
+                }
+            } catch (Error stop) {
+                if (failure == null && error == null) {
+                    error = stop;
+                } else {
+                    (error != null ? error : failure).addSuppressed(stop);
+                }
+            }
+            runState = DONE;
+            if (failure != null || error != null) {
+                if (pool.embedded) {
+                    // the pipeline records it (with the sequence its tracking handler saw) and stops
+                    if (error != null) {
+                        throw error;
+                    }
+                    throw failure;
+                }
+                // hand-wired: recorded and logged once; the pool stops and closes the ring
+                pool.workerFailed(index, error != null ? error : failure);
             }
         }
 
@@ -678,7 +751,7 @@ public final class WorkerPool<E> {
             final long claimed = pool.workSequence.getVolatile();
             final long available = pool.availableNow(claimed);
             if (available > claimed || pool.halted) {
-                STATE.compareAndSet(this, PARKED, AWAKE);
+                BiasedWaker.cancelPark(this);
                 checkHalted();
                 return available;
             }

@@ -75,9 +75,10 @@ class SlipstreamDynamicTest {
             producer.start();
             Await.until("the ring is full behind the slow stage", () -> s.ringBuffer().remainingCapacity() <= 0
                     && s.stage("slow").metrics().lag() >= 7);
-            // open the slow stage once it is out of the gate, so its thread can finish its batch and end
+            // a removal halts the stage and joins it before it stops gating: open the slow stage
+            // while removeStage waits, so its thread finishes its batch and ends
             final Thread opener = new Thread(() -> {
-                Await.until("slow removed", () -> s.stages().size() == 1);
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
                 slow.open = true;
             });
             opener.start();

@@ -1,0 +1,100 @@
+package dev.slipstream.topology;
+
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which pipeline a handler instance belongs to, across all pipelines: a handler is called by one
+ * thread of one stage, so the same instance in two pipelines would be called by two threads at
+ * once. Handlers and pipelines are held weakly; a pipeline gives its handlers back when it stops
+ * or when a stage is removed.
+ */
+final class HandlerOwners {
+    private static final Map<Key, Owner> OWNERS = new HashMap<>();
+    private static final ReferenceQueue<Object> CLEARED = new ReferenceQueue<>();
+
+    private HandlerOwners() {
+    }
+
+    /**
+     * Claims {@code handler} for {@code pipeline}'s stage {@code stageName}.
+     *
+     * @throws IllegalArgumentException naming the handler and the other pipeline, if another
+     *     running or new pipeline holds it
+     */
+    static synchronized void claim(final Object handler, final Slipstream<?> pipeline, final String stageName) {
+        check(handler, pipeline);
+        OWNERS.put(new Key(handler, CLEARED), new Owner(pipeline, stageName));
+    }
+
+    /** Checks without claiming (see {@link #claim}). */
+    static synchronized void check(final Object handler, final Slipstream<?> pipeline) {
+        expunge();
+        final Owner current = OWNERS.get(new Key(handler, null));
+        if (current != null) {
+            final Slipstream<?> other = current.pipeline.get();
+            if (other != null && other != pipeline && !other.isStopped()) {
+                throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + other.name()
+                        + "' (stage '" + current.stageName + "'); a handler instance can be in one pipeline only:"
+                        + " remove it from '" + other.name() + "' or shut that pipeline down first, or give '"
+                        + pipeline.name() + "' its own instance");
+            }
+        }
+    }
+
+    /** Gives {@code handler} back if {@code pipeline} holds it. */
+    static synchronized void release(final Object handler, final Slipstream<?> pipeline) {
+        final Key probe = new Key(handler, null);
+        final Owner current = OWNERS.get(probe);
+        if (current != null && current.pipeline.get() == pipeline) {
+            OWNERS.remove(probe);
+        }
+    }
+
+    private static void expunge() {
+        Reference<?> cleared;
+        while ((cleared = CLEARED.poll()) != null) {
+            OWNERS.remove(cleared);
+        }
+    }
+
+    private static final class Owner {
+        final WeakReference<Slipstream<?>> pipeline;
+        final String stageName;
+
+        Owner(final Slipstream<?> pipeline, final String stageName) {
+            this.pipeline = new WeakReference<>(pipeline);
+            this.stageName = stageName;
+        }
+    }
+
+    /** A weak key compared by identity of its referent. */
+    private static final class Key extends WeakReference<Object> {
+        private final int hash;
+
+        Key(final Object referent, final ReferenceQueue<Object> queue) {
+            super(referent, queue);
+            this.hash = System.identityHashCode(referent);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(final Object other) {
+            if (this == other) {
+                return true;
+            }
+            if (!(other instanceof Key)) {
+                return false;
+            }
+            final Object mine = get();
+            return mine != null && mine == ((Key) other).get();
+        }
+    }
+}

@@ -1,0 +1,149 @@
+package dev.slipstream.topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The lifecycle of a set of stage threads, shared by the pipeline and the queue-fed pool: the
+ * state machine (new, started, stopped), failures (recorded at any time, shutdown included,
+ * logged once, and the first one stops the owner), how a thread's end is classified, and joining.
+ *
+ * <p>Two questions that one flag used to answer are kept apart: whether a thread's end is
+ * expected (it was asked to stop) and whether it failed (its exception handler gave up, or
+ * something escaped). An expected end can still be a failure.
+ */
+final class Lifecycle {
+    static final int NEW = 0;
+    static final int STARTED = 1;
+    static final int STOPPED = 2;
+
+    private static final System.Logger LOG = System.getLogger("dev.slipstream.topology");
+
+    private final String owner;
+    private final Runnable onFirstFailure;
+    private final List<StageFailure> failures = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private volatile int state = NEW;
+    /** The thread waiting for a drain, if any: a failure unparks it so the wait ends at once. */
+    private volatile Thread drainWaiter;
+
+    /**
+     * @param owner how messages name the owner, e.g. {@code pipeline 'orders'}
+     * @param onFirstFailure what the owner does when the first failure arrives (close, halt the rest)
+     */
+    Lifecycle(final String owner, final Runnable onFirstFailure) {
+        this.owner = owner;
+        this.onFirstFailure = onFirstFailure;
+    }
+
+    int state() {
+        return state;
+    }
+
+    void setState(final int newState) {
+        // volatile store: read without the owner's lock by isRunning(), toString() and producers' checks
+        state = newState;
+    }
+
+    boolean hasFailed() {
+        return failed.get();
+    }
+
+    List<StageFailure> failures() {
+        return List.copyOf(failures);
+    }
+
+    StageFailure firstFailure() {
+        return failures.isEmpty() ? null : failures.get(0);
+    }
+
+    /**
+     * Records a failure, whenever it happens (shutdown included), logs it once, and on the first one
+     * runs the owner's stop action. Wakes a drain waiter: a failure ends the drain wait at once.
+     */
+    void fail(final StageFailure failure) {
+        synchronized (failures) {
+            for (final StageFailure known : failures) {
+                if (known == failure) {
+                    // the same record reached us twice (two threads of one pool): logged once
+                    return;
+                }
+            }
+            failures.add(failure);
+        }
+        final boolean first = failed.compareAndSet(false, true);
+        LOG.log(System.Logger.Level.ERROR, owner + (first ? " stops: " : " also failed: ") + failure, failure.cause());
+        if (first) {
+            onFirstFailure.run();
+        }
+        final Thread waiter = drainWaiter;
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /**
+     * A stage thread ended. A failure recorded by its exception handler, or an exception that
+     * escaped, is a failure whether or not the end was expected; an end nobody asked for is a
+     * failure too.
+     *
+     * @param stageName the stage
+     * @param recorded what its exception handler recorded, or null
+     * @param thrown what escaped the thread's body, or null
+     * @param endExpected whether the stage had been asked to stop
+     */
+    void threadEnded(final String stageName, final StageFailure recorded, final Throwable thrown,
+                     final boolean endExpected) {
+        if (recorded != null) {
+            fail(recorded);
+        } else if (thrown != null) {
+            fail(new StageFailure(stageName, -1L, thrown));
+        } else if (!endExpected) {
+            fail(new StageFailure(stageName, -1L, null));
+        }
+    }
+
+    /** Registers the calling thread as the drain waiter (or clears it with null). */
+    void drainWaiter(final Thread waiter) {
+        // volatile store: fail() reads it after adding its record, so either it unparks us or we see the record
+        drainWaiter = waiter;
+    }
+
+    /**
+     * Joins threads until the deadline. A thread that is the caller itself is reported alive (it
+     * ends when the caller returns).
+     *
+     * @return the names of threads still alive at the end
+     */
+    static List<String> join(final List<Thread> threads, final long deadline) {
+        final List<String> alive = new ArrayList<>();
+        final Thread self = Thread.currentThread();
+        for (final Thread thread : threads) {
+            if (thread == self) {
+                alive.add(thread.getName());
+                continue;
+            }
+            final long remaining = deadline - System.nanoTime();
+            try {
+                if (remaining > 0) {
+                    TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (thread.isAlive()) {
+                alive.add(thread.getName());
+            }
+        }
+        return alive;
+    }
+
+    @Override
+    public String toString() {
+        return owner + (state == NEW ? " (new)" : state == STARTED ? " (started)" : " (stopped)");
+    }
+}

@@ -1,0 +1,258 @@
+package dev.slipstream.topology;
+
+import dev.slipstream.processor.EventHandler;
+import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.processor.ExceptionHandlers;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+import dev.slipstream.sequence.WaitStrategy;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The pipeline's graph: its stages, their edges, validation of every change, the gate the
+ * producers wait on (the leaf stages), and its description. No threads: every method runs under
+ * the pipeline's lock, except the snapshot getters.
+ *
+ * <p>The gate holds the producers from the moment the pipeline exists: with no stage it stays at
+ * the last sequence a stage finished (-1 at first), so events published before the first stage
+ * exists wait in the ring (and a full ring blocks its producers) until a stage reads them.
+ *
+ * @param <E> the event type
+ */
+final class PipelineGraph<E> {
+    private final Slipstream<E> pipeline;
+    private final RingBuffer<E> ring;
+    private final SignalFanOut signal;
+    private final LeafGate gate = new LeafGate();
+    private final ThreadFactory defaultThreadFactory;
+    private final ExceptionHandler<? super E> defaultExceptionHandler;
+    private final List<StageNode<E>> nodes = new ArrayList<>();
+    private final Map<String, StageNode<E>> nodesByName = new HashMap<>();
+    private final Map<Object, StageNode<E>> nodesByHandler = new IdentityHashMap<>();
+    /** Read without the lock by failure handling, metrics and drain accounting. */
+    private volatile List<StageNode<E>> snapshot = List.of();
+    private volatile List<dev.slipstream.monitor.StageMetrics> metricsSnapshot = List.of();
+    private int unnamedStages;
+
+    PipelineGraph(final Slipstream<E> pipeline, final RingBuffer<E> ring, final SignalFanOut signal,
+                  final ThreadFactory defaultThreadFactory, final ExceptionHandler<? super E> defaultExceptionHandler) {
+        this.pipeline = pipeline;
+        this.ring = ring;
+        this.signal = signal;
+        this.defaultThreadFactory = defaultThreadFactory;
+        this.defaultExceptionHandler = defaultExceptionHandler;
+        // the gate is a view: registering it sets nothing; it holds at -1 until the first stage
+        ring.addGatingSequences(gate);
+    }
+
+    List<StageNode<E>> nodes() {
+        return nodes;
+    }
+
+    List<StageNode<E>> snapshot() {
+        return snapshot;
+    }
+
+    List<dev.slipstream.monitor.StageMetrics> metricsSnapshot() {
+        return metricsSnapshot;
+    }
+
+    StageNode<E> byHandler(final Object handler) {
+        return nodesByHandler.get(handler);
+    }
+
+    boolean isEmpty() {
+        return nodes.isEmpty();
+    }
+
+    /** Where a first stage added while running with no stage at all starts: where the last one stopped. */
+    long gateFloor() {
+        return gate.floor();
+    }
+
+    /**
+     * Checks every spec before anything is added, so a bad one adds nothing (and marks no spec
+     * used): unused spec, handlers new to this pipeline and to every other live pipeline, names free.
+     */
+    void checkSpecs(final StageSpec<? super E>[] specs) {
+        final Map<Object, Boolean> handlers = new IdentityHashMap<>();
+        final List<String> names = new ArrayList<>();
+        final String name = pipeline.name();
+        for (int i = 0; i < specs.length; i++) {
+            final StageSpec<? super E> spec = Objects.requireNonNull(specs[i], "stage spec " + i + " is null");
+            spec.checkUnused();
+            for (final EventHandler<?> handler : spec.handlers()) {
+                final StageNode<E> existing = nodesByHandler.get(handler);
+                if (existing != null) {
+                    throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + name
+                            + "' (stage '" + existing.name + "'); a handler instance can be added once");
+                }
+                if (handlers.put(handler, Boolean.TRUE) != null) {
+                    throw new IllegalArgumentException("handler " + handler + " is given twice; a handler instance"
+                            + " can be added once");
+                }
+                HandlerOwners.check(handler, pipeline);
+            }
+            if (spec.name() != null) {
+                if (nodesByName.containsKey(spec.name()) || names.contains(spec.name())) {
+                    throw new IllegalArgumentException("stage name '" + spec.name() + "' is already used in pipeline '"
+                            + name + "'; stage names must be unique");
+                }
+                names.add(spec.name());
+            }
+        }
+    }
+
+    /**
+     * Creates, wires and gates a checked stage, starting after {@code start}; threads not created.
+     * Marks its spec used and claims its handlers.
+     */
+    StageNode<E> add(final StageSpec<? super E> spec, final List<StageNode<E>> upstream, final long start) {
+        final String stageName = spec.name() != null ? spec.name() : defaultName(spec);
+        final Sequence[] upstreamSequences = sequencesOf(upstream);
+        final WaitStrategy own = spec.waitStrategy() != null && spec.waitStrategy() != signal.primary()
+                ? spec.waitStrategy() : null;
+        final SequenceBarrier barrier = own != null
+                ? new StageBarrier(ring.sequencer(), own, upstreamSequences)
+                : ring.newBarrier(upstreamSequences);
+        final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
+                : defaultExceptionHandler != null ? defaultExceptionHandler
+                : ExceptionHandlers.logAndContinue(pipeline.name() + "/" + stageName);
+        final TrackingExceptionHandler<E> exceptionHandler = new TrackingExceptionHandler<>(chosen);
+        final StageNode<E> node = spec.isWorkerPool()
+                ? new PoolNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler)
+                : new HandlerNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler);
+        node.threadFactory = spec.threadFactory() != null ? spec.threadFactory() : defaultThreadFactory;
+        node.startAfter(start);
+        spec.markUsed();
+        if (own != null) {
+            signal.add(own);
+        }
+        for (final StageNode<E> up : upstream) {
+            up.downstreamNodes.add(node);
+        }
+        nodes.add(node);
+        nodesByName.put(stageName, node);
+        for (final Object handler : node.handlerObjects()) {
+            nodesByHandler.put(handler, node);
+            HandlerOwners.claim(handler, pipeline, stageName);
+        }
+        updateGate();
+        return node;
+    }
+
+    /**
+     * Where a new stage starts: behind its upstream stages; a first stage before start at the
+     * oldest slot still held back (it sees what the others will see, and what was published before
+     * any stage existed); a first stage while running at the cursor, or, if no stage is left, where
+     * the last one stopped.
+     */
+    long startFor(final List<StageNode<E>> upstream, final boolean running) {
+        if (upstream.isEmpty()) {
+            if (!running) {
+                return ring.getMinimumGatingSequence();
+            }
+            return nodes.isEmpty() ? gate.floor() : ring.getCursor();
+        }
+        long start = Long.MAX_VALUE;
+        for (final StageNode<E> up : upstream) {
+            start = Math.min(start, up.sequence());
+        }
+        return start;
+    }
+
+    /** Takes a stopped, joined stage out of the graph; the stages it followed gate the producers again. */
+    void remove(final StageNode<E> node) {
+        // volatile store: ownNode() refuses it from now on
+        node.removed = true;
+        nodes.remove(node);
+        nodesByName.remove(node.name);
+        for (final Object handler : node.handlerObjects()) {
+            nodesByHandler.remove(handler);
+            HandlerOwners.release(handler, pipeline);
+        }
+        for (final StageNode<E> up : node.upstreamNodes) {
+            up.downstreamNodes.remove(node);
+        }
+        if (node.ownWaitStrategy != null) {
+            signal.remove(node.ownWaitStrategy);
+        }
+        // the stages it followed are at or past it, so gating on them instead is safe; with no
+        // stage left, the gate holds where this one stopped
+        gate.holdAt(node.sequence());
+        updateGate();
+    }
+
+    /** Gives every handler back to the other pipelines: the pipeline stopped. */
+    void releaseHandlers() {
+        for (final Object handler : nodesByHandler.keySet()) {
+            HandlerOwners.release(handler, pipeline);
+        }
+    }
+
+    /** Gates the producers on every stage that no other stage follows. */
+    private void updateGate() {
+        final List<Sequence> leaves = new ArrayList<>();
+        for (final StageNode<E> node : nodes) {
+            if (node.downstreamNodes.isEmpty()) {
+                Collections.addAll(leaves, node.sequences());
+            }
+        }
+        gate.setLeaves(leaves.toArray(new Sequence[0]));
+        // volatile stores of immutable lists: readers without the lock see whole, current snapshots
+        snapshot = List.copyOf(nodes);
+        metricsSnapshot = List.copyOf(nodes);
+    }
+
+    private String defaultName(final StageSpec<?> spec) {
+        final String base;
+        if (spec.isWorkerPool()) {
+            base = "pool";
+        } else {
+            final Class<?> type = spec.handlers().get(0).getClass();
+            final String simple = type.getSimpleName();
+            base = type.isAnonymousClass() || type.isSynthetic() || simple.isEmpty() || simple.contains("$")
+                    ? "stage" : simple;
+        }
+        String candidate;
+        do {
+            unnamedStages++;
+            candidate = base + "-" + unnamedStages;
+        } while (nodesByName.containsKey(candidate));
+        return candidate;
+    }
+
+    private static <E> Sequence[] sequencesOf(final List<StageNode<E>> stages) {
+        final List<Sequence> sequences = new ArrayList<>();
+        for (final StageNode<E> node : stages) {
+            // per stage, in the stage's own order (a pool's work sequence before its workers')
+            Collections.addAll(sequences, node.sequences());
+        }
+        return sequences.toArray(new Sequence[0]);
+    }
+
+    /** The graph: stage names and edges. */
+    TopologyDescription describe(final String producerType) {
+        final List<TopologyDescription.StageInfo> stages = new ArrayList<>();
+        final List<TopologyDescription.Edge> edges = new ArrayList<>();
+        final String ringNode = pipeline.name() + ".ring";
+        for (final StageNode<E> node : nodes) {
+            stages.add(new TopologyDescription.StageInfo(node.name, node.isWorkerPool(), node.workers()));
+            if (node.upstreamNodes.isEmpty()) {
+                edges.add(new TopologyDescription.Edge(ringNode, node.name));
+            }
+            for (final StageNode<E> up : node.upstreamNodes) {
+                edges.add(new TopologyDescription.Edge(up.name, node.name));
+            }
+        }
+        return new TopologyDescription(pipeline.name(), ring.getBufferSize(), producerType, stages, edges);
+    }
+}
