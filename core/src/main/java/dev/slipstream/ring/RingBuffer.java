@@ -98,7 +98,7 @@ abstract class RingBufferFields<E> extends RingBufferPad {
  *
  * @param <E> the event type
  */
-public final class RingBuffer<E> extends RingBufferFields<E> implements DataProvider<E> {
+public final class RingBuffer<E> extends RingBufferFields<E> implements DataProvider<E>, EventSink<E> {
     protected long p11, p12, p13, p14, p15, p16, p17;
 
     private RingBuffer(final EventFactory<E> eventFactory, final Sequencer sequencer) {

@@ -121,7 +121,7 @@ final class PipelineGraph<E> {
         final WaitStrategy own = spec.waitStrategy() != null && spec.waitStrategy() != signal.primary()
                 ? spec.waitStrategy() : null;
         final SequenceBarrier barrier = own != null
-                ? new StageBarrier(ring.sequencer(), own, upstreamSequences)
+                ? ring.sequencer().newBarrier(own, upstreamSequences)
                 : ring.newBarrier(upstreamSequences);
         final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
                 : defaultExceptionHandler != null ? defaultExceptionHandler

@@ -110,7 +110,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         this.ring = RingBuffer.create(producerType, builder.factory, builder.ringSize, signal,
                 builder.producerWaitStrategy != null ? builder.producerWaitStrategy
                         : ProducerWaitStrategies.defaultStrategy());
-        this.sink = new RingSink<>(ring);
+        this.sink = ring;
         this.stallThreshold = builder.stallThreshold;
         this.lifecycle = new Lifecycle("pipeline '" + name + "'", this::stopAfterFailure);
         this.graph = new PipelineGraph<>(this, ring, signal, builder.threadFactory, builder.exceptionHandler);
