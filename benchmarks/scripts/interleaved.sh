@@ -5,7 +5,8 @@
 # of the per-round ratios.
 #
 # Usage: benchmarks/scripts/interleaved.sh ROUNDS BENCHMARK WAIT SIDE...
-#   SIDE is LABEL=JAR:IMPL, e.g. new=benchmarks/target/benchmarks.jar:slipstream
+#   SIDE is LABEL=JAR:IMPL[:JVMARG], e.g. new=benchmarks/target/benchmarks.jar:slipstream
+#   or parked=benchmarks/target/benchmarks.jar:slipstream:-Dbench.producerWait=park1
 #   env JMH_OPTS: extra JMH options (default "-wi 3 -w 1s -i 3 -r 1s")
 # Example:
 #   benchmarks/scripts/interleaved.sh 7 UnicastThroughput yielding \
@@ -18,9 +19,11 @@ opts=${JMH_OPTS:-"-wi 3 -w 1s -i 3 -r 1s"}
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 | head -1)"
 for ((r = 1; r <= rounds; r++)); do
     for side in "${sides[@]}"; do
-        label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; impl=${rest##*:}
+        label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}
+        impl=${rest%%:*}; jvmarg=""
+        [[ $rest == *:* ]] && jvmarg="-jvmArgsAppend ${rest#*:}"
         # shellcheck disable=SC2086
-        java -jar "$jar" "$bench" -p impl="$impl" -p wait="$wait" -f 1 $opts \
+        java -jar "$jar" "$bench" -p impl="$impl" -p wait="$wait" -f 1 $opts $jvmarg \
             -rf json -rff "$out/$label-$r.json" > "$out/$label-$r.log" 2>&1 \
             || { echo "FAILED: $label round $r (see $out/$label-$r.log)"; exit 1; }
     done
