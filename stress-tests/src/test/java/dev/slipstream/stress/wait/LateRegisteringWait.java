@@ -24,7 +24,9 @@ final class LateRegisteringWait implements WaitStrategy {
                         final SequenceBarrier barrier) throws AlertException {
         while (cursor.get() < sequence) {
             barrier.checkAlert();
-            // BUG: the re-check above happens before the announcement below
+            // BUG: the re-check above happens before the announcement below; the yield widens
+            // that window so a run on few cores reaches it within seconds
+            Thread.yield();
             final Thread self = Thread.currentThread();
             parked.add(self);
             waiters.incrementAndGet();
