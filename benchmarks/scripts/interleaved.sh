@@ -5,6 +5,7 @@
 # of the per-round ratios.
 #
 # Usage: benchmarks/scripts/interleaved.sh ROUNDS BENCHMARK WAIT SIDE...
+#   WAIT is the wait-strategy parameter, or - for a benchmark without one
 #   SIDE is LABEL=JAR:IMPL[:JVMARG], e.g. new=benchmarks/target/benchmarks.jar:slipstream
 #   or parked=benchmarks/target/benchmarks.jar:slipstream:-Dbench.producerWait=park1
 #   env JMH_OPTS: extra JMH options (default "-wi 3 -w 1s -i 3 -r 1s")
@@ -23,7 +24,9 @@ for ((r = 1; r <= rounds; r++)); do
         impl=${rest%%:*}; jvmarg=""
         [[ $rest == *:* ]] && jvmarg="-jvmArgsAppend ${rest#*:}"
         # shellcheck disable=SC2086
-        java -jar "$jar" "$bench" -p impl="$impl" -p wait="$wait" -f 1 $opts $jvmarg \
+        waitparam=""
+        [[ $wait != "-" ]] && waitparam="-p wait=$wait"
+        java -jar "$jar" "$bench" -p impl="$impl" $waitparam -f 1 $opts $jvmarg \
             -rf json -rff "$out/$label-$r.json" > "$out/$label-$r.log" 2>&1 \
             || { echo "FAILED: $label round $r (see $out/$label-$r.log)"; exit 1; }
     done
@@ -32,9 +35,10 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
 import json, statistics, sys
 out, rounds, sides = sys.argv[1], int(sys.argv[2]), [s.split('=')[0] for s in sys.argv[3:]]
+unit = json.load(open(f"{out}/{sides[0]}-1.json"))[0]["primaryMetric"]["scoreUnit"]
 score = {s: [json.load(open(f"{out}/{s}-{r}.json"))[0]["primaryMetric"]["score"] for r in range(1, rounds + 1)] for s in sides}
 for s in sides:
-    print(f"{s:>12}: median {statistics.median(score[s]) / 1e6:8.2f} M ev/s  forks " + " ".join(f"{v / 1e6:.1f}" for v in score[s]))
+    print(f"{s:>12}: median {statistics.median(score[s]):12.4g} {unit}  forks " + " ".join(f"{v:.4g}" for v in score[s]))
 for i, a in enumerate(sides):
     for b in sides[i + 1:]:
         ratios = [x / y for x, y in zip(score[b], score[a])]

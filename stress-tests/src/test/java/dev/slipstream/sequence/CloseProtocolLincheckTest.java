@@ -72,7 +72,7 @@ public class CloseProtocolLincheckTest {
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(50)
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 20)
                 .invocationsPerIteration(1_000)
                 .threads(3)
                 .actorsPerThread(2)
