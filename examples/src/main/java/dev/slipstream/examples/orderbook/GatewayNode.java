@@ -5,9 +5,7 @@ import dev.slipstream.aeron.AeronOutbound;
 import dev.slipstream.aeron.InboundListener;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandlers;
-import dev.slipstream.ring.EventTranslatorOneArg;
 import dev.slipstream.ring.ProducerType;
-import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.topology.ShutdownResult;
 import dev.slipstream.topology.Slipstream;
 import dev.slipstream.topology.StageSpec;
@@ -50,8 +48,6 @@ import org.HdrHistogram.Histogram;
  * with a rate, latency is measured from when each order was due.
  */
 public final class GatewayNode {
-    private static final EventTranslatorOneArg<OrderEvent, Client> FROM_CLIENT =
-            (event, sequence, client) -> client.copyInto(event);
 
     private GatewayNode() {
     }
@@ -129,8 +125,8 @@ public final class GatewayNode {
             final long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
             for (int c = 0; c < clients; c++) {
                 final int share = orders / clients + (c < orders % clients ? 1 : 0);
-                final Client client = new Client(c, seed, share, rate == 0 ? 0 : clients * 1_000_000_000L / rate,
-                        startNanos, gateway, expected, go);
+                final PacedClient client = new PacedClient(c, seed, share, rate == 0 ? 0 : clients * 1_000_000_000L / rate,
+                        startNanos, gateway, go);
                 final Thread thread = new Thread(client, "client-" + c);
                 threads.add(thread);
                 thread.start();
@@ -299,64 +295,6 @@ public final class GatewayNode {
 
         long count() {
             return count;
-        }
-    }
-
-    /** One client: its share of the reproducible order stream, paced or as fast as it can. */
-    private static final class Client implements Runnable {
-        private final OrderFlow flow;
-        private final int clientId;
-        private final int orders;
-        private final long intervalNanos;
-        private final long startNanos;
-        private final Slipstream<OrderEvent> gateway;
-        private final CountDownLatch go;
-        private long submitNanos;
-
-        Client(final int clientId, final long seed, final int orders, final long intervalNanos, final long startNanos,
-               final Slipstream<OrderEvent> gateway, final Expected expected, final CountDownLatch go) {
-            this.flow = new OrderFlow(seed, clientId);
-            this.clientId = clientId;
-            this.orders = orders;
-            this.intervalNanos = intervalNanos;
-            this.startNanos = startNanos;
-            this.gateway = gateway;
-            this.go = go;
-        }
-
-        @Override
-        public void run() {
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            long now;
-            while ((now = System.nanoTime()) < startNanos) {
-                LockSupport.parkNanos(startNanos - now);
-            }
-            for (long i = 0; i < orders; i++) {
-                flow.advance();
-                if (intervalNanos == 0) {
-                    submitNanos = System.nanoTime();
-                } else {
-                    // the order's due time: latency counts from here (no coordinated omission)
-                    submitNanos = startNanos + i * intervalNanos;
-                    while ((now = System.nanoTime()) < submitNanos) {
-                        LockSupport.parkNanos(submitNanos - now);
-                    }
-                }
-                try {
-                    gateway.publishEvent(FROM_CLIENT, this);
-                } catch (SequencerClosedException stopped) {
-                    return;
-                }
-            }
-        }
-
-        void copyInto(final OrderEvent event) {
-            event.setOrder(flow.type, flow.side, flow.orderId, flow.price, flow.quantity, clientId, submitNanos);
         }
     }
 }

@@ -1,9 +1,7 @@
 package dev.slipstream.examples.orderbook;
 
 import dev.slipstream.processor.ExceptionHandlers;
-import dev.slipstream.ring.EventTranslatorOneArg;
 import dev.slipstream.ring.ProducerType;
-import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.topology.ShutdownResult;
 import dev.slipstream.topology.Slipstream;
 import dev.slipstream.topology.StageSpec;
@@ -18,7 +16,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -53,9 +50,6 @@ public final class OrderMatchingEngine {
     /** Highest price in ticks the book accepts. */
     static final int MAX_PRICE = 2 * OrderFlow.MID_PRICE;
 
-    /** Copies the client's current order into the claimed slot: no allocation, no capture. */
-    private static final EventTranslatorOneArg<OrderEvent, Client> FROM_CLIENT =
-            (event, sequence, client) -> client.copyInto(event);
 
     /**
      * The run's settings.
@@ -229,7 +223,9 @@ public final class OrderMatchingEngine {
         final long startNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10);
         for (int c = 0; c < config.clients(); c++) {
             final long share = config.orders() / config.clients() + (c < config.orders() % config.clients() ? 1 : 0);
-            final Client client = new Client(c, config, share, startNanos, exchange, go);
+            final PacedClient client = new PacedClient(c, config.seed(), share,
+                    config.ratePerSecond() == 0 ? 0 : config.clients() * 1_000_000_000L / config.ratePerSecond(),
+                    startNanos, exchange, go);
             final Thread thread = new Thread(client, "client-" + c);
             clients.add(thread);
             thread.start();
@@ -315,65 +311,6 @@ public final class OrderMatchingEngine {
             for (final String problem : r.problems()) {
                 out.println("VERIFY FAILED: " + problem);
             }
-        }
-    }
-
-    /** One client: submits its share of the order stream, paced or as fast as it can. */
-    private static final class Client implements Runnable {
-        private final OrderFlow flow;
-        private final int clientId;
-        private final long orders;
-        private final long intervalNanos;
-        private final long startNanos;
-        private final Slipstream<OrderEvent> exchange;
-        private final CountDownLatch go;
-        private long submitNanos;
-
-        Client(final int clientId, final Config config, final long orders, final long startNanos,
-               final Slipstream<OrderEvent> exchange, final CountDownLatch go) {
-            this.flow = new OrderFlow(config.seed(), clientId);
-            this.clientId = clientId;
-            this.orders = orders;
-            this.intervalNanos = config.ratePerSecond() == 0 ? 0 : config.clients() * 1_000_000_000L / config.ratePerSecond();
-            this.startNanos = startNanos;
-            this.exchange = exchange;
-            this.go = go;
-        }
-
-        @Override
-        public void run() {
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            long now;
-            while ((now = System.nanoTime()) < startNanos) {
-                LockSupport.parkNanos(startNanos - now);
-            }
-            for (long i = 0; i < orders; i++) {
-                flow.advance();
-                if (intervalNanos == 0) {
-                    submitNanos = System.nanoTime();
-                } else {
-                    // due time of this order; parking overshoots, so orders go out in small bursts
-                    submitNanos = startNanos + i * intervalNanos;
-                    while ((now = System.nanoTime()) < submitNanos) {
-                        LockSupport.parkNanos(submitNanos - now);
-                    }
-                }
-                try {
-                    exchange.publishEvent(FROM_CLIENT, this);
-                } catch (SequencerClosedException stopped) {
-                    // a stage failed and stopped the exchange; the shutdown result says why
-                    return;
-                }
-            }
-        }
-
-        void copyInto(final OrderEvent event) {
-            event.setOrder(flow.type, flow.side, flow.orderId, flow.price, flow.quantity, clientId, submitNanos);
         }
     }
 }
