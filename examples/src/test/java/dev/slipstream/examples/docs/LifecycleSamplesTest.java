@@ -42,7 +42,7 @@ class LifecycleSamplesTest {
         try (Slipstream<Order> pipeline = buildPipeline()) {
             pipeline.start();
             publishAll(pipeline);
-        }   // close(): drain, stop, join
+        }   // close(): drain, stop, join, warn if not clean
 
         Slipstream<Order> pipeline = buildPipeline();     // or shut down yourself and look at the result
         pipeline.start();

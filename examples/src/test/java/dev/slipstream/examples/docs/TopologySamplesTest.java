@@ -9,6 +9,7 @@ import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.topology.Slipstream;
 import dev.slipstream.topology.Stage;
+import dev.slipstream.topology.StageRemoval;
 import dev.slipstream.topology.StageSpec;
 import dev.slipstream.topology.TopologyDescription;
 import dev.slipstream.wait.HybridWaitStrategy;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** The code samples of docs/guide/topology.md, as written there, run in order on one pipeline. */
 class TopologySamplesTest {
+    private final Support.Log log = new Support.Log();
     private final AtomicLong journalled = new AtomicLong();
     private final AtomicLong replicated = new AtomicLong();
     private final AtomicLong matched = new AtomicLong();
@@ -58,7 +60,10 @@ class TopologySamplesTest {
         ring.publish(sequence);
         Stage audit = pipeline.addHandler(StageSpec.of("audit", auditor));  // starts at the current cursor
         // ... later
-        long unfinished = pipeline.removeStage(audit);                      // stops it after its batch
+        StageRemoval removal = pipeline.removeStage(audit, Duration.ofSeconds(2)); // halt, join, re-gate
+        if (!removal.isRemoved()) {
+            log.warn(removal.toString());   // its thread did not end: still in the pipeline, still gating
+        }
         TopologyDescription graph = pipeline.describe();
         System.out.println(graph);              // orders: orders.ring -> journal, orders.ring -> replicate, ...
         System.out.println(graph.toMermaid());  // paste into Markdown
@@ -68,7 +73,8 @@ class TopologySamplesTest {
         assertEquals(1, replicated.get());
         assertEquals(1, matched.get());
         assertEquals(1, published.get());
-        assertEquals(0, unfinished);
+        assertTrue(removal.isRemoved(), removal.toString());
+        assertTrue(log.lines.isEmpty(), log.lines.toString());
         assertTrue(graph.toString().contains("journal"), graph.toString());
     }
 }
