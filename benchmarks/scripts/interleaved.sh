@@ -9,6 +9,8 @@
 #   SIDE is LABEL=JAR:IMPL[:JVMARG], e.g. new=benchmarks/target/benchmarks.jar:slipstream
 #   or parked=benchmarks/target/benchmarks.jar:slipstream:-Dbench.producerWait=park1
 #   env JMH_OPTS: extra JMH options (default "-wi 3 -w 1s -i 3 -r 1s")
+#   env METRIC: compare this secondary metric (e.g. polled, a queue benchmark's consumer counter)
+#               instead of the primary score
 # Example:
 #   benchmarks/scripts/interleaved.sh 7 UnicastThroughput yielding \
 #       new=benchmarks/target/benchmarks.jar:slipstream lmax=benchmarks/target/benchmarks.jar:lmax
@@ -32,11 +34,14 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
-import json, statistics, sys
+METRIC=${METRIC:-} python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
+import json, os, statistics, sys
 out, rounds, sides = sys.argv[1], int(sys.argv[2]), [s.split('=')[0] for s in sys.argv[3:]]
-unit = json.load(open(f"{out}/{sides[0]}-1.json"))[0]["primaryMetric"]["scoreUnit"]
-score = {s: [json.load(open(f"{out}/{s}-{r}.json"))[0]["primaryMetric"]["score"] for r in range(1, rounds + 1)] for s in sides}
+metric = os.environ.get("METRIC")
+def pick(result):
+    return result["secondaryMetrics"][metric] if metric else result["primaryMetric"]
+unit = pick(json.load(open(f"{out}/{sides[0]}-1.json"))[0])["scoreUnit"]
+score = {s: [pick(json.load(open(f"{out}/{s}-{r}.json"))[0])["score"] for r in range(1, rounds + 1)] for s in sides}
 for s in sides:
     print(f"{s:>12}: median {statistics.median(score[s]):12.4g} {unit}  forks " + " ".join(f"{v:.4g}" for v in score[s]))
 for i, a in enumerate(sides):

@@ -19,6 +19,11 @@ abstract class SingleProducerSequencerFields extends SingleProducerSequencerPad 
     protected long nextValue = Sequencer.INITIAL_CURSOR_VALUE;
     /** Slowest gating sequence as last read, so most claims read no other thread's line. */
     protected long cachedGatingSequence = Sequencer.INITIAL_CURSOR_VALUE;
+    /**
+     * Highest sequence published so far: the producer's own copy of the cursor, so that checking
+     * a publication reads only this line and never the cursor's, which every consumer polls.
+     */
+    protected long publishedValue = Sequencer.INITIAL_CURSOR_VALUE;
 
     SingleProducerSequencerFields(final int bufferSize, final WaitStrategy waitStrategy,
                                   final ProducerWaitStrategy producerWaitStrategy) {
@@ -153,10 +158,16 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public void publish(final long sequence) {
-        checkPublishable(sequence, sequence);
+        final long published = publishedValue;
+        // One unsigned compare for published < sequence <= nextValue: both bounds are this
+        // thread's own plain fields, so the check costs no load of a shared line.
+        if (Long.compareUnsigned(sequence - published - 1L, nextValue - published) >= 0) {
+            throw notPublishable(sequence, sequence, published);
+        }
         // after the claim's store of nextValue, before the cursor moves: a claim that raced a
         // close is refused and never seen by a consumer
         checkAccepted(sequence, sequence);
+        publishedValue = sequence;
         // release: publishes the event fields written into the slot before this call
         cursor.set(sequence);
         waitStrategy.signalAllWhenBlocking();
@@ -164,8 +175,12 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public void publish(final long lo, final long hi) {
-        checkPublishable(lo, hi);
+        final long published = publishedValue;
+        if (lo > hi || lo <= published || hi > nextValue) {
+            throw notPublishable(lo, hi, published);
+        }
         checkAccepted(lo, hi);
+        publishedValue = hi;
         // release: publishes every slot of lo..hi at once
         cursor.set(hi);
         waitStrategy.signalAllWhenBlocking();
@@ -194,19 +209,16 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         return claimed;
     }
 
-    private void checkPublishable(final long lo, final long hi) {
+    private IllegalArgumentException notPublishable(final long lo, final long hi, final long published) {
         if (lo > hi) {
-            throw new IllegalArgumentException("publish range is empty: lo " + lo + " > hi " + hi);
+            return new IllegalArgumentException("publish range is empty: lo " + lo + " > hi " + hi);
         }
         if (hi > nextValue) {
-            throw new IllegalArgumentException("cannot publish sequence " + hi
+            return new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + nextValue + ")");
         }
-        final long published = cursor.getPlain();
-        if (lo <= published) {
-            throw new IllegalArgumentException("cannot publish sequence " + lo
-                    + ": it is already published (cursor is " + published + ")");
-        }
+        return new IllegalArgumentException("cannot publish sequence " + lo
+                + ": it is already published (cursor is " + published + ")");
     }
 
     @Override

@@ -17,24 +17,36 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * A fixed producer thread and a fixed consumer thread (two cores: one each). The score to read
- * is the consumer's {@code polled} counter: elements moved per microsecond. Invocations that
- * found the queue empty (consumer) or full (producer) are counted apart, not as throughput. The
- * producer of an unbounded queue pauses (counted as {@code full}) while it is more than 65 536
- * elements ahead of the consumer, so no queue grows without bound.
+ * Producer threads and consumer threads on one queue: {@code p1c1} (one of each) and
+ * {@code p2c2} (two of each; on 2 cores the threads share them, so this measures the queue
+ * under preemption as much as under contention). The score to read is the consumers'
+ * {@code polled} counter: elements moved per microsecond. Invocations that found the queue empty
+ * (consumer) or full (producer) are counted apart, not as throughput. Producers pause (counted as
+ * {@code full}) while more than 65 536 elements are in flight, so no unbounded queue grows without
+ * bound.
+ *
+ * <pre>
+ * benchmarks/scripts/interleaved.sh 7 'QueueProducerConsumer.p1c1' - \
+ *     scq=benchmarks/target/benchmarks.jar:ScqQueue abq=benchmarks/target/benchmarks.jar:ArrayBlockingQueue
+ * </pre>
+ * with {@code METRIC=polled} in the environment, so the script compares the consumers' counter.
  */
 @State(Scope.Group)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class QueueProducerConsumer {
     private static final long MAX_AHEAD = 1 << 16;
+    /** Producers and consumers publish their progress to each other every this many elements. */
+    private static final int REPORT_EVERY = 256;
 
     @Param({"ScqQueue", "LscqQueue", "MpmcArrayQueue", "MpmcUnboundedXaddArrayQueue",
             "ConcurrentLinkedQueue", "LinkedBlockingQueue", "ArrayBlockingQueue"})
     public String impl;
 
     Queue<Integer> queue;
-    /** Elements the consumer has taken, published every 256 (lazily). */
+    /** Elements offered by all producers, added in steps of {@link #REPORT_EVERY}. */
+    final AtomicLong offered = new AtomicLong();
+    /** Elements taken by all consumers, added in steps of {@link #REPORT_EVERY}. */
     final AtomicLong consumed = new AtomicLong();
 
     @Setup(Level.Trial)
@@ -60,29 +72,53 @@ public class QueueProducerConsumer {
     }
 
     @Benchmark
-    @Group("spsc")
+    @Group("p1c1")
     @GroupThreads(1)
-    public void produce(final ProducerCounters c) {
-        if ((c.offered & 255) == 0 && c.offered - consumed.get() > MAX_AHEAD) {
+    public void produce1(final ProducerCounters c) {
+        produce(c);
+    }
+
+    @Benchmark
+    @Group("p1c1")
+    @GroupThreads(1)
+    public Integer consume1(final ConsumerCounters c) {
+        return consume(c);
+    }
+
+    @Benchmark
+    @Group("p2c2")
+    @GroupThreads(2)
+    public void produce2(final ProducerCounters c) {
+        produce(c);
+    }
+
+    @Benchmark
+    @Group("p2c2")
+    @GroupThreads(2)
+    public Integer consume2(final ConsumerCounters c) {
+        return consume(c);
+    }
+
+    private void produce(final ProducerCounters c) {
+        if ((c.offered & (REPORT_EVERY - 1)) == 0 && offered.get() - consumed.get() > MAX_AHEAD) {
             c.full++;
             return;
         }
         if (queue.offer(c.element)) {
-            c.offered++;
+            if ((++c.offered & (REPORT_EVERY - 1)) == 0) {
+                offered.getAndAdd(REPORT_EVERY);
+            }
         } else {
             c.full++;
         }
     }
 
-    @Benchmark
-    @Group("spsc")
-    @GroupThreads(1)
-    public Integer consume(final ConsumerCounters c) {
+    private Integer consume(final ConsumerCounters c) {
         final Integer e = queue.poll();
         if (e == null) {
             c.empty++;
-        } else if ((++c.polled & 255) == 0) {
-            consumed.lazySet(c.polled);
+        } else if ((++c.polled & (REPORT_EVERY - 1)) == 0) {
+            consumed.getAndAdd(REPORT_EVERY);
         }
         return e;
     }
