@@ -11,10 +11,11 @@ import java.lang.invoke.VarHandle;
  * pool's workers). Its scan starts at the slowest consumer and stops at the first unpublished
  * slot, so it is short while consumers keep up.
  */
-final class PublishedView extends Sequence {
+final class PublishedView extends ReadOnlySequence {
     private final SequenceBarrier barrier;
 
     PublishedView(final SequenceBarrier barrier) {
+        super("it is a view of the ring's published prefix");
         this.barrier = barrier;
     }
 
@@ -35,29 +36,5 @@ final class PublishedView extends Sequence {
     @Override
     public long getPlain() {
         return get();
-    }
-
-    @Override
-    public void set(final long value) {
-        throw readOnly();
-    }
-
-    @Override
-    public void setVolatile(final long value) {
-        throw readOnly();
-    }
-
-    @Override
-    public boolean compareAndSet(final long expected, final long newValue) {
-        throw readOnly();
-    }
-
-    @Override
-    public long getAndAdd(final long increment) {
-        throw readOnly();
-    }
-
-    private static UnsupportedOperationException readOnly() {
-        return new UnsupportedOperationException("a published view is read-only");
     }
 }

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * long readable = upstream.get();   // the slower of the two
  * }</pre>
  */
-public final class SequenceGroup extends Sequence {
+public final class SequenceGroup extends ReadOnlySequence {
     private final Sequence[] sequences;
 
     /**
@@ -22,6 +22,7 @@ public final class SequenceGroup extends Sequence {
      * @throws NullPointerException if the array or one of its elements is null
      */
     public SequenceGroup(final Sequence... sequences) {
+        super("a SequenceGroup is the minimum of other sequences");
         if (sequences.length == 0) {
             throw new IllegalArgumentException("a SequenceGroup needs at least one sequence");
         }
@@ -51,30 +52,6 @@ public final class SequenceGroup extends Sequence {
         return Sequences.minimum(sequences);
     }
 
-    /** @throws UnsupportedOperationException always: a group is read-only */
-    @Override
-    public void set(final long value) {
-        throw readOnly();
-    }
-
-    /** @throws UnsupportedOperationException always: a group is read-only */
-    @Override
-    public void setVolatile(final long value) {
-        throw readOnly();
-    }
-
-    /** @throws UnsupportedOperationException always: a group is read-only */
-    @Override
-    public boolean compareAndSet(final long expected, final long newValue) {
-        throw readOnly();
-    }
-
-    /** @throws UnsupportedOperationException always: a group is read-only */
-    @Override
-    public long getAndAdd(final long increment) {
-        throw readOnly();
-    }
-
     /**
      * The number of sequences in the group.
      *
@@ -82,9 +59,5 @@ public final class SequenceGroup extends Sequence {
      */
     public int size() {
         return sequences.length;
-    }
-
-    private static UnsupportedOperationException readOnly() {
-        return new UnsupportedOperationException("a SequenceGroup is a read-only minimum of other sequences");
     }
 }

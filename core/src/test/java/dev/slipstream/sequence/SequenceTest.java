@@ -73,7 +73,9 @@ class SequenceTest {
         a.set(10);
         assertEquals(8, group.get());
         assertEquals(2, group.size());
-        assertThrows(UnsupportedOperationException.class, () -> group.set(1));
+        final UnsupportedOperationException write =
+                assertThrows(UnsupportedOperationException.class, () -> group.set(1));
+        assertTrue(write.getMessage().contains("minimum of other sequences"), write.getMessage());
         assertThrows(UnsupportedOperationException.class, () -> group.setVolatile(1));
         assertThrows(UnsupportedOperationException.class, () -> group.compareAndSet(8, 9));
         assertThrows(UnsupportedOperationException.class, () -> group.incrementAndGet());
@@ -81,5 +83,18 @@ class SequenceTest {
         final NullPointerException nullMember =
                 assertThrows(NullPointerException.class, () -> new SequenceGroup(a, null));
         assertTrue(nullMember.getMessage().contains("sequence 1"));
+    }
+
+    @Test
+    void thePublishedViewOfABarrierIsReadOnly() {
+        final SingleProducerSequencer sequencer =
+                new SingleProducerSequencer(8, new dev.slipstream.wait.BusySpinWaitStrategy());
+        final PublishedView view = new PublishedView(sequencer.newBarrier());
+        sequencer.publish(sequencer.next());
+        assertEquals(0, view.get(), "reads the published prefix");
+        final UnsupportedOperationException write =
+                assertThrows(UnsupportedOperationException.class, () -> view.set(3));
+        assertTrue(write.getMessage().contains("published prefix"), write.getMessage());
+        assertThrows(UnsupportedOperationException.class, () -> view.getAndAdd(1));
     }
 }
