@@ -50,6 +50,24 @@ public final class Charts {
      */
     public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
                             final Map<String, List<Double>> series, final boolean logY) throws IOException {
+        bars(file, title, yTitle, categories, series, null, logY);
+    }
+
+    /**
+     * A grouped bar chart with an error bar on each bar.
+     *
+     * @param file the PNG to write
+     * @param title the title
+     * @param yTitle the y axis title
+     * @param categories the x categories
+     * @param series name to values (one per category; NaN for a missing value)
+     * @param errors name to the half-length of each bar's error bar (NaN: none), or null for none
+     * @param logY whether the y axis is logarithmic
+     * @throws IOException if the file cannot be written
+     */
+    public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
+                            final Map<String, List<Double>> series, final Map<String, List<Double>> errors,
+                            final boolean logY) throws IOException {
         final int bars = categories.size() * series.size();
         final CategoryChart chart = new CategoryChartBuilder().width(Math.max(WIDTH, bars * 14)).height(HEIGHT + 80)
                 .title(title).xAxisTitle("").yAxisTitle(yTitle).build();
@@ -80,7 +98,13 @@ public final class Charts {
                 ys.add(absent ? missing : d);
                 any |= !absent;
             }
-            if (any) {
+            if (any && errors != null && errors.containsKey(e.getKey())) {
+                final List<Double> errorBars = new ArrayList<>();
+                for (Double d : errors.get(e.getKey())) {
+                    errorBars.add(d == null || d.isNaN() ? 0.0 : d);
+                }
+                chart.addSeries(e.getKey(), categories, ys, errorBars);
+            } else if (any) {
                 chart.addSeries(e.getKey(), categories, ys);
             }
         }
@@ -152,11 +176,30 @@ public final class Charts {
      */
     public static void scatter(final Path file, final String title, final String xTitle, final String yTitle,
                                final Map<String, double[]> points) throws IOException {
-        final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        scatter(file, title, xTitle, yTitle, points, false);
+    }
+
+    /**
+     * A scatter chart with one named point per series, y on a log scale.
+     *
+     * @param file the PNG to write
+     * @param title chart title
+     * @param xTitle x-axis title
+     * @param yTitle y-axis title
+     * @param points name to {x, y}
+     * @param logX whether x is on a log scale too (for values spanning decades)
+     * @throws IOException if the file cannot be written
+     */
+    public static void scatter(final Path file, final String title, final String xTitle, final String yTitle,
+                               final Map<String, double[]> points, final boolean logX) throws IOException {
+        // tall enough for a legend line per point
+        final int height = Math.max(HEIGHT, 18 * points.size() + 120);
+        final XYChart chart = new XYChartBuilder().width(WIDTH).height(height).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         final var st = chart.getStyler();
         st.setDefaultSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter);
         st.setYAxisLogarithmic(true);
+        st.setXAxisLogarithmic(logX);
         st.setLegendPosition(Styler.LegendPosition.OutsideE);
         st.setChartBackgroundColor(java.awt.Color.WHITE);
         st.setMarkerSize(10);

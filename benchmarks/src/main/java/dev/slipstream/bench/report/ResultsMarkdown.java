@@ -65,8 +65,12 @@ public final class ResultsMarkdown {
          */
         public void add(final RunResult rr) {
             for (var br : rr.getBenchmarkResults()) {
-                forks.add(br.getPrimaryResult().getScore());
-                unit = br.getPrimaryResult().getScoreUnit();
+                // a producer/consumer group's primary score counts every call, empty polls too:
+                // its consumers' 'polled' counter is the elements moved
+                final Result polled = br.getSecondaryResults().get("polled");
+                final Result score = polled != null ? polled : br.getPrimaryResult();
+                forks.add(score.getScore());
+                unit = score.getScoreUnit();
                 for (Map.Entry<String, Result> e : br.getSecondaryResults().entrySet()) {
                     secondary.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue().getScore());
                 }
@@ -219,8 +223,10 @@ public final class ResultsMarkdown {
         md.append("## Throughput: the five topologies\n\n");
         md.append("Events per second through the whole topology (the last stage has seen and checked every event),"
                 + " same ring size (65536) and wait strategy for every implementation. Ratios are Slipstream's"
-                + " median over the median of the peer (forks run in interleaved rounds); the error is propagated"
-                + " from half the spread of each side's forks; *paired* is the range of the per-round ratios.\n\n");
+                + " median over the median of the peer (forks run in interleaved rounds); ± is half the 95%"
+                + " confidence interval of the mean per-round ratio (Student's t, Apache Commons Math); *paired* is"
+                + " the range of the per-round ratios. Event rates: median ± half the 95% confidence interval of"
+                + " the forks' mean.\n\n");
         md.append("| topology | wait | Slipstream (Mev/s) | LMAX (Mev/s) | ABQ (Mev/s) | Slipstream / LMAX | paired"
                 + " | Slipstream / ABQ | paired |\n| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |\n");
         final List<String> cats = new ArrayList<>();
@@ -232,6 +238,10 @@ public final class ResultsMarkdown {
         }
         ratioLmax.put("Slipstream / LMAX", new ArrayList<>());
         ratioAbq.put("Slipstream / ABQ", new ArrayList<>());
+        final Map<String, List<Double>> errorLmax = new LinkedHashMap<>();
+        errorLmax.put("Slipstream / LMAX", new ArrayList<>());
+        final Map<String, List<Double>> errorAbq = new LinkedHashMap<>();
+        errorAbq.put("Slipstream / ABQ", new ArrayList<>());
         for (Map.Entry<String, Map<String, Map<String, Scores>>> byShape : t.entrySet()) {
             for (Map.Entry<String, Map<String, Scores>> byWait : byShape.getValue().entrySet()) {
                 final String shape = byShape.getKey();
@@ -244,7 +254,7 @@ public final class ResultsMarkdown {
                     final double med = s == null || s.forks.isEmpty() ? Double.NaN : Stats.median(s.forks);
                     absolute.get(impl).add(med / 1e6);
                     md.append(" | ").append(s == null || s.forks.isEmpty() ? "n/a"
-                            : fmt(med / 1e6, 1) + " ± " + fmt(Stats.halfRange(s.forks) / 1e6, 1));
+                            : fmt(med / 1e6, 1) + " ± " + fmt(Stats.confidenceHalfWidth(s.forks) / 1e6, 1));
                 }
                 cats.add(shape + "/" + wait);
                 for (String peer : PEERS) {
@@ -254,6 +264,8 @@ public final class ResultsMarkdown {
                             .append(" | ").append(r == null ? "" : fmt(r.pairedMin(), 2) + "-" + fmt(r.pairedMax(), 2));
                     (peer.equals("lmax") ? ratioLmax.get("Slipstream / LMAX") : ratioAbq.get("Slipstream / ABQ"))
                             .add(r == null ? Double.NaN : r.value());
+                    (peer.equals("lmax") ? errorLmax.get("Slipstream / LMAX") : errorAbq.get("Slipstream / ABQ"))
+                            .add(r == null ? Double.NaN : r.error());
                     if (r != null) {
                         final double goal = peer.equals("lmax") ? 1.0 : 5.0;
                         targets.add(new String[] {
@@ -267,9 +279,9 @@ public final class ResultsMarkdown {
             }
         }
         Charts.bars(img.resolve("throughput-vs-lmax.png"), "Throughput ratio Slipstream / LMAX Disruptor 4.0.0"
-                + " (1.0 = equal)", "ratio", cats, ratioLmax, false);
-        Charts.bars(img.resolve("throughput-vs-abq.png"), "Throughput ratio Slipstream / ArrayBlockingQueue",
-                "ratio", cats, ratioAbq, false);
+                + " (1.0 = equal; bars: 95% confidence interval)", "ratio", cats, ratioLmax, errorLmax, false);
+        Charts.bars(img.resolve("throughput-vs-abq.png"), "Throughput ratio Slipstream / ArrayBlockingQueue"
+                + " (bars: 95% confidence interval)", "ratio", cats, ratioAbq, errorAbq, false);
         Charts.bars(img.resolve("throughput-absolute.png"), "Throughput (median of forks; this machine only)",
                 "million events / s", cats, absolute, true);
         md.append("\n![Slipstream / LMAX](").append(rel("throughput-vs-lmax.png")).append(")\n\n");
@@ -334,8 +346,10 @@ public final class ResultsMarkdown {
         md.append('\n');
         final List<String> cats = new ArrayList<>();
         final Map<String, List<Double>> series = new LinkedHashMap<>();
+        final Map<String, List<Double>> errors = new LinkedHashMap<>();
         for (String p : peers) {
             series.put("/ " + p, new ArrayList<>());
+            errors.put("/ " + p, new ArrayList<>());
         }
         for (Map.Entry<String, Map<String, Scores>> g : groups.entrySet()) {
             final Scores mine = g.getValue().get(ours);
@@ -353,11 +367,12 @@ public final class ResultsMarkdown {
                 md.append(' ').append(r == null ? "n/a" : "**" + fmt(r.value(), 2) + "** ± " + fmt(r.error(), 2))
                         .append(" |");
                 series.get("/ " + p).add(r == null ? Double.NaN : r.value());
+                errors.get("/ " + p).add(r == null ? Double.NaN : r.error());
             }
             md.append('\n');
         }
         Charts.bars(img.resolve("queue-shapes.png"), "Queue shapes: " + ours + " / peer (> 1: " + ours + " faster)",
-                "ratio", cats, series, true);
+                "ratio", cats, series, errors, true);
         md.append("\n![queue shapes](").append(rel("queue-shapes.png")).append(")\n\n");
     }
 

@@ -1,11 +1,15 @@
 package dev.slipstream.bench.report;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 /**
- * The little statistics the report needs: medians of fork scores and ratios with an error.
+ * The statistics the report needs, computed with Apache Commons Math (the library JMH itself
+ * uses for its score errors): medians of fork scores, 95% confidence intervals, and ratios of two
+ * implementations measured in interleaved rounds.
  *
  * <pre>{@code
  * double m = Stats.median(List.of(3.0, 1.0, 2.0));   // 2.0
@@ -13,6 +17,8 @@ import java.util.List;
  * }</pre>
  */
 public final class Stats {
+    private static final double CONFIDENCE = 0.95;
+
     private Stats() {
     }
 
@@ -27,28 +33,32 @@ public final class Stats {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("median of no values");
         }
-        final List<Double> s = new ArrayList<>(values);
-        Collections.sort(s);
-        final int n = s.size();
-        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+        return new Median().evaluate(toArray(values));
     }
 
     /**
-     * Half the spread of the values: the error bar of a median of few forks.
+     * Half the width of the 95% confidence interval of the values' mean (Student's t with
+     * {@code n - 1} degrees of freedom), the error bar of a score measured by a few forks.
      *
-     * @param values at least one value
-     * @return (max - min) / 2
+     * @param values the fork scores
+     * @return the half-width, or NaN for fewer than two values
      */
-    public static double halfRange(final List<Double> values) {
-        return (Collections.max(values) - Collections.min(values)) / 2;
+    public static double confidenceHalfWidth(final List<Double> values) {
+        if (values.size() < 2) {
+            return Double.NaN;
+        }
+        final SummaryStatistics s = new SummaryStatistics();
+        values.forEach(s::addValue);
+        final double t = new TDistribution(values.size() - 1).inverseCumulativeProbability(0.5 + CONFIDENCE / 2);
+        return t * s.getStandardDeviation() / Math.sqrt(values.size());
     }
 
     /**
-     * A ratio of two medians.
+     * A ratio of two implementations.
      *
      * @param value median(a) / median(b)
-     * @param error the propagated error: {@code value * sqrt((ea/ma)^2 + (eb/mb)^2)}, with
-     *     {@code e} half the spread of each side's forks
+     * @param error half the width of the 95% confidence interval of the mean per-round ratio
+     *     (NaN with fewer than two rounds)
      * @param pairedMin the smallest ratio of two forks run one after the other (same round)
      * @param pairedMax the largest such ratio
      */
@@ -57,7 +67,7 @@ public final class Stats {
 
     /**
      * The ratio of two implementations' fork scores. Forks of the same index were run in the same
-     * round (close in time), so their ratios give a second, paired view of the noise.
+     * round (close in time), so each pair gives one ratio; their spread is the error.
      *
      * @param a the forks of the numerator
      * @param b the forks of the denominator
@@ -67,18 +77,20 @@ public final class Stats {
         if (a == null || b == null || a.isEmpty() || b.isEmpty()) {
             return null;
         }
-        final double ma = median(a);
-        final double mb = median(b);
-        final double value = ma / mb;
-        final double ra = halfRange(a) / ma;
-        final double rb = halfRange(b) / mb;
-        double min = Double.MAX_VALUE;
-        double max = -Double.MAX_VALUE;
+        final List<Double> paired = new ArrayList<>();
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-            final double r = a.get(i) / b.get(i);
-            min = Math.min(min, r);
-            max = Math.max(max, r);
+            paired.add(a.get(i) / b.get(i));
         }
-        return new Ratio(value, value * Math.sqrt(ra * ra + rb * rb), min, max);
+        final SummaryStatistics s = new SummaryStatistics();
+        paired.forEach(s::addValue);
+        return new Ratio(median(a) / median(b), confidenceHalfWidth(paired), s.getMin(), s.getMax());
+    }
+
+    private static double[] toArray(final List<Double> values) {
+        final double[] array = new double[values.size()];
+        for (int i = 0; i < array.length; i++) {
+            array[i] = values.get(i);
+        }
+        return array;
     }
 }
