@@ -10,6 +10,10 @@
 # Build:   mvn -B -o -pl stress-tests -am package -DskipTests
 # Env:     JCSTRESS_MODE     sanity | quick (default) | default | tough | stress
 #          JCSTRESS_OPTS     extra jcstress arguments, e.g. "-c 2 -time 500"
+#          JCSTRESS_JVM_ARGS one JVM configuration instead of the auto-detected set (interpreter,
+#                            C1, C2, C2 with its randomizers, each with and without biased
+#                            locking), e.g. "-XX:-TieredCompilation -XX:+UnlockDiagnosticVMOptions
+#                            -XX:+StressGCM"; passed to jcstress as one -jvmArgs line
 #          JCSTRESS_JAVA     the java launcher (default: java on the PATH)
 #          JCSTRESS_TIMEOUT  wall-clock limit in seconds for the whole run (default 3600)
 #          JCSTRESS_WORKDIR  where the log, results/ and the result blob go
@@ -35,7 +39,8 @@ start_s=$SECONDS
 # -v: print the outcome table of every test (not only failing ones) into the log.
 # shellcheck disable=SC2086 # JCSTRESS_OPTS is a list of words on purpose
 (cd "$workdir" && timeout --kill-after=30 "$limit_s" \
-    "$java_cmd" -jar "$jar" -t "$filter" -m "$mode" -sc false -v ${JCSTRESS_OPTS:-}) >"$log" 2>&1
+    "$java_cmd" -jar "$jar" -t "$filter" -m "$mode" -sc false -v ${JCSTRESS_OPTS:-} \
+    ${JCSTRESS_JVM_ARGS:+-jvmArgs "$JCSTRESS_JVM_ARGS"}) >"$log" 2>&1
 rc=$?
 elapsed_s=$((SECONDS - start_s))
 
