@@ -24,4 +24,17 @@ public interface ProducerWaitStrategy {
      *     starting at 0
      */
     void idle(int attempt);
+
+    /**
+     * The strategy every ring buffer and pipeline uses when none is given: 100 spins
+     * ({@link Thread#onSpinWait()}; space usually frees within one consumer batch), then 10 yields,
+     * then parks that grow from 1 us to 100 us, so a producer held up by a stalled consumer does not
+     * burn a core and still notices space within 100 us. Also
+     * {@code dev.slipstream.wait.ProducerWaitStrategies.defaultStrategy()}.
+     *
+     * @return the shared, stateless instance
+     */
+    static ProducerWaitStrategy defaultStrategy() {
+        return DefaultProducerWait.INSTANCE;
+    }
 }

@@ -21,16 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  */
 public final class ProducerWaitStrategies {
-    /** Spins of the default strategy: space usually frees within one consumer batch. */
-    public static final int DEFAULT_SPINS = 100;
-    /** Yields of the default strategy, after the spins. */
-    public static final int DEFAULT_YIELDS = 10;
-    /** Park length of the default strategy, after the yields (the OS usually rounds it up). */
-    public static final long DEFAULT_PARK_NANOS = 20_000L;
-
     private static final ProducerWaitStrategy BUSY_SPIN = new BusySpin();
     private static final ProducerWaitStrategy YIELDING = new Yielding();
-    private static final ProducerWaitStrategy DEFAULT = new Hybrid(DEFAULT_SPINS, DEFAULT_YIELDS, DEFAULT_PARK_NANOS);
 
     private ProducerWaitStrategies() {
     }
@@ -83,14 +75,14 @@ public final class ProducerWaitStrategies {
     }
 
     /**
-     * The strategy ring buffers use unless told otherwise:
-     * {@code hybrid(DEFAULT_SPINS, DEFAULT_YIELDS, DEFAULT_PARK_NANOS)}, that is 100 spins,
-     * 10 yields, then parks of 20 microseconds.
+     * The strategy ring buffers and pipelines use unless told otherwise, the same instance as
+     * {@link ProducerWaitStrategy#defaultStrategy()}: 100 spins, 10 yields, then parks growing
+     * from 1 us to 100 us.
      *
      * @return the shared instance
      */
     public static ProducerWaitStrategy defaultStrategy() {
-        return DEFAULT;
+        return ProducerWaitStrategy.defaultStrategy();
     }
 
     private static final class BusySpin implements ProducerWaitStrategy {

@@ -36,10 +36,11 @@ class ProducerWaitStrategiesTest {
     }
 
     @Test
-    void theDefaultIsTheDocumentedHybrid() {
-        assertEquals("ProducerWaitStrategies.hybrid(" + ProducerWaitStrategies.DEFAULT_SPINS + ", "
-                        + ProducerWaitStrategies.DEFAULT_YIELDS + ", " + ProducerWaitStrategies.DEFAULT_PARK_NANOS + ")",
-                ProducerWaitStrategies.defaultStrategy().toString());
+    void theDefaultIsTheRingsOwnDefault() {
+        assertSame(dev.slipstream.sequence.ProducerWaitStrategy.defaultStrategy(),
+                ProducerWaitStrategies.defaultStrategy(), "one default for rings and pipelines");
+        assertEquals("ProducerWaitStrategy.defaultStrategy(): 100 spins, 10 yields, then parks of 1000 ns doubling"
+                + " up to 100000 ns", ProducerWaitStrategies.defaultStrategy().toString());
         assertSame(ProducerWaitStrategies.defaultStrategy(), ProducerWaitStrategies.defaultStrategy());
         assertEquals("ProducerWaitStrategies.hybrid(0, 0, 5000)", ProducerWaitStrategies.parking(5_000).toString());
     }
