@@ -1,12 +1,11 @@
 package dev.slipstream.topology;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The waking side of a work pool, shared by the ring-fed {@link WorkerPool} and the queue-fed
- * {@link QueueWorkerPool}: who gets woken, and how, whatever the source of work.
+ * {@link QueueWorkerPool}: who gets woken, and how, whatever the source of work. The parking side
+ * is {@link PoolWorker#park()}.
  *
  * <p>A worker that runs out of work stores {@code PARKED} in its state (a volatile store), then
  * checks its source once more before it parks; a waker CASes {@code PARKED} to {@code AWAKE}
@@ -18,27 +17,14 @@ import java.util.concurrent.locks.LockSupport;
  * producer wakes any parked worker ({@link #wakeAny()}).
  */
 final class BiasedWaker {
-    static final int AWAKE = 0;
-    static final int PARKED = 1;
+    static final int AWAKE = PoolWorker.AWAKE;
+    static final int PARKED = PoolWorker.PARKED;
 
-    private static final VarHandle STATE;
-    private static final VarHandle WAKE_UPS;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(WorkerPool.WorkerFields.class, "state", int.class);
-            WAKE_UPS = lookup.findVarHandle(WorkerPool.WorkerFields.class, "wakeUps", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final WorkerPool.WorkerFields[] workers;
+    private final PoolWorker<?>[] workers;
     /** Where an unbiased wake-up looks first; a racy hint, so plain. */
     private int nextToWake;
 
-    BiasedWaker(final WorkerPool.WorkerFields[] workers) {
+    BiasedWaker(final PoolWorker<?>[] workers) {
         this.workers = workers;
     }
 
@@ -47,11 +33,11 @@ final class BiasedWaker {
      *
      * @return true if it was parked and this call woke it
      */
-    static boolean wake(final WorkerPool.WorkerFields worker) {
+    static boolean wake(final PoolWorker<?> worker) {
         // volatile load first: the common case (awake) costs no CAS
-        if (worker.state == PARKED && STATE.compareAndSet(worker, PARKED, AWAKE)) {
+        if (worker.state == PARKED && PoolWorker.STATE.compareAndSet(worker, PARKED, AWAKE)) {
             // atomic: wakers of successive parks may overlap
-            WAKE_UPS.getAndAdd(worker, 1L);
+            PoolWorker.WAKE_UPS.getAndAdd(worker, 1L);
             LockSupport.unpark(worker.thread);
             return true;
         }
@@ -59,8 +45,8 @@ final class BiasedWaker {
     }
 
     /** A parked worker that finds work after all takes itself back to awake. */
-    static void cancelPark(final WorkerPool.WorkerFields worker) {
-        STATE.compareAndSet(worker, PARKED, AWAKE);
+    static void cancelPark(final PoolWorker<?> worker) {
+        PoolWorker.STATE.compareAndSet(worker, PARKED, AWAKE);
     }
 
     boolean wake(final int index) {
@@ -90,7 +76,7 @@ final class BiasedWaker {
 
     /** Wakes every worker, parked or about to park (a halt or a shutdown). */
     void wakeAll() {
-        for (final WorkerPool.WorkerFields worker : workers) {
+        for (final PoolWorker<?> worker : workers) {
             wake(worker);
             final Thread thread = worker.thread;
             if (thread != null) {

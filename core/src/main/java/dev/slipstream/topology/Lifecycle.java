@@ -1,7 +1,9 @@
 package dev.slipstream.topology;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -111,6 +113,14 @@ final class Lifecycle {
     void drainWaiter(final Thread waiter) {
         // volatile store: fail() reads it after adding its record, so either it unparks us or we see the record
         drainWaiter = waiter;
+    }
+
+    /** A shutdown's timeout: not null, not negative. */
+    static void checkTimeout(final Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
     }
 
     /**

@@ -202,7 +202,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
     public ShutdownResult shutdown(final Duration timeout) {
-        checkTimeout(timeout);
+        Lifecycle.checkTimeout(timeout);
         return stop(false, timeout);
     }
 
@@ -254,19 +254,14 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         // volatile store: a worker that finds the queue empty from now on ends instead of parking
         draining = true;
         wakeAll();
-        final List<String> alive = new ArrayList<>();
+        List<String> alive;
         synchronized (threads) {
-            joinAll(deadline);
-            if (!halt && anyAlive()) {
+            alive = Lifecycle.join(threads, deadline);
+            if (!halt && !alive.isEmpty()) {
                 // volatile store: out of time, stop after the current batch
                 halted = true;
                 wakeAll();
-                joinAll(System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
-            }
-            for (final Thread thread : threads) {
-                if (thread.isAlive()) {
-                    alive.add(thread.getName());
-                }
+                alive = Lifecycle.join(threads, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
             }
         }
         final Map<String, Long> left = new LinkedHashMap<>();
@@ -309,37 +304,6 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         waker.wakeAll();
     }
 
-    private boolean anyAlive() {
-        for (final Thread thread : threads) {
-            if (thread.isAlive()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void joinAll(final long deadline) {
-        for (final Thread thread : threads) {
-            final long remaining = deadline - System.nanoTime();
-            if (remaining <= 0) {
-                return;
-            }
-            try {
-                TimeUnit.NANOSECONDS.timedJoin(thread, remaining);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    static void checkTimeout(final Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout must not be null");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
-        }
-    }
-
     /**
      * The pool's name.
      *
@@ -373,11 +337,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long eventsProcessed() {
-        long total = 0;
-        for (final QueueWorker<T> worker : workers) {
-            total += (long) QueueWorker.EVENTS.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.EVENTS);
     }
 
     /**
@@ -389,7 +349,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      */
     public long eventsProcessed(final int index) {
         Objects.checkIndex(index, workers.length);
-        return (long) QueueWorker.EVENTS.getOpaque(workers[index]);
+        // opaque: one writer; a whole value
+        return (long) PoolWorker.EVENTS.getOpaque(workers[index]);
     }
 
     /**
@@ -398,11 +359,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long batchesProcessed() {
-        long total = 0;
-        for (final QueueWorker<T> worker : workers) {
-            total += (long) QueueWorker.BATCHES.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.BATCHES);
     }
 
     /**
@@ -411,11 +368,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long exceptionsHandled() {
-        long total = 0;
-        for (final QueueWorker<T> worker : workers) {
-            total += (long) QueueWorker.EXCEPTIONS.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.EXCEPTIONS);
     }
 
     /**
@@ -424,11 +377,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long wakeUps() {
-        long total = 0;
-        for (final QueueWorker<T> worker : workers) {
-            total += (long) QueueWorker.WAKE_UPS.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.WAKE_UPS);
     }
 
     @Override
@@ -550,172 +499,6 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
     }
 
-    // ------------------------------------------------------------------------------- the worker
-
-    /** One queue worker: takes items in batches and hands each to its own handler. */
-    static final class QueueWorker<T> extends WorkerPool.WorkerRhsPad implements Runnable {
-        static final int AWAKE = BiasedWaker.AWAKE;
-        static final int PARKED = BiasedWaker.PARKED;
-        /** Polls of an empty queue before a worker parks. */
-        private static final int SPINS_BEFORE_PARK = 100;
-        /** Yields after the spins, before parking. */
-        private static final int YIELDS_BEFORE_PARK = 2;
-
-        static final VarHandle STATE;
-        static final VarHandle EVENTS;
-        static final VarHandle BATCHES;
-        static final VarHandle EXCEPTIONS;
-        static final VarHandle WAKE_UPS;
-        static final VarHandle HOLDING;
-
-        static {
-            STATE = WorkerPool.Worker.STATE;
-            EVENTS = WorkerPool.Worker.EVENTS;
-            BATCHES = WorkerPool.Worker.BATCHES;
-            EXCEPTIONS = WorkerPool.Worker.EXCEPTIONS;
-            WAKE_UPS = WorkerPool.Worker.WAKE_UPS;
-            try {
-                HOLDING = MethodHandles.lookup().findVarHandle(QueueWorker.class, "holding", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private final QueueWorkerPool<T> pool;
-        private final int index;
-        private final EventHandler<? super T> handler;
-        private final boolean waitsOnSource;
-        /**
-         * Items taken from the queue and not yet handled; written opaque by this worker, read by a
-         * shutdown to count what a stuck worker holds.
-         */
-        volatile long holding;
-
-        QueueWorker(final QueueWorkerPool<T> pool, final int index, final EventHandler<? super T> handler) {
-            this.pool = pool;
-            this.index = index;
-            this.handler = handler;
-            this.waitsOnSource = pool.wakePolicy == WakePolicy.UNBIASED || index == 0;
-        }
-
-        @Override
-        public void run() {
-            // volatile store: wakers read it after seeing this worker PARKED
-            thread = Thread.currentThread();
-            try {
-                try {
-                    handler.onStart();
-                } catch (Throwable t) {
-                    pool.exceptionHandler.handleOnStartException(t);
-                }
-                takeItems();
-            } catch (Throwable fatal) {
-                // the exception handler gave up (on an item or on onStart), or something escaped:
-                // recorded and logged once; the pool stops and refuses offers. Not rethrown: the
-                // failure is reported, not printed by the thread's uncaught-exception handler.
-                pool.lifecycle.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
-            } finally {
-                try {
-                    handler.onShutdown();
-                } catch (Throwable t) {
-                    try {
-                        pool.exceptionHandler.handleOnShutdownException(t);
-                    } catch (Throwable fatal) {
-                        pool.lifecycle.fail(new StageFailure(pool.name + "-" + index, -1L, fatal));
-                    }
-                }
-            }
-        }
-
-        private void takeItems() {
-            final Queue<T> queue = pool.queue;
-            final int batchSize = pool.batchSize;
-            final boolean biased = pool.wakePolicy == WakePolicy.BIASED;
-            // the claimed batch, allocated once per worker
-            final Object[] batch = new Object[batchSize];
-            long count = 0;
-            while (!pool.halted) {
-                int taken = 0;
-                T item;
-                while (taken < batchSize && (item = queue.poll()) != null) {
-                    batch[taken++] = item;
-                }
-                if (taken == 0) {
-                    if (!awaitItems()) {
-                        return;
-                    }
-                    continue;
-                }
-                // opaque: only a shutdown that finds this worker stuck reads it
-                HOLDING.setOpaque(this, (long) taken);
-                if (biased && taken == batchSize && !queue.isEmpty()) {
-                    // overloaded: a full batch and more waiting
-                    pool.wakeAfter(index);
-                }
-                for (int i = 0; i < taken; i++) {
-                    @SuppressWarnings("unchecked")
-                    final T next = (T) batch[i];
-                    batch[i] = null;
-                    try {
-                        handler.onEvent(next, count, i == taken - 1);
-                    } catch (Throwable t) {
-                        EXCEPTIONS.setOpaque(this, exceptions + 1);
-                        try {
-                            pool.exceptionHandler.handleEventException(t, count, next);
-                        } catch (RuntimeException | Error stop) {
-                            // this item and the rest of the batch are out of the queue, unhandled
-                            pool.abandoned.addAndGet(taken - i);
-                            HOLDING.setOpaque(this, 0L);
-                            EVENTS.setOpaque(this, events + i);
-                            throw stop;
-                        }
-                    }
-                    count++;
-                    HOLDING.setOpaque(this, (long) (taken - i - 1));
-                }
-                // opaque: single writer; monitoring threads read whole values
-                EVENTS.setOpaque(this, events + taken);
-                BATCHES.setOpaque(this, batches + 1);
-            }
-        }
-
-        /** Waits for items. @return false if the worker should stop */
-        private boolean awaitItems() {
-            final Queue<T> queue = pool.queue;
-            // the source waiter rides out short gaps longer; a woken helper parks sooner
-            final int tries = waitsOnSource ? SPINS_BEFORE_PARK + YIELDS_BEFORE_PARK : SPINS_BEFORE_PARK / 4;
-            for (int i = 0; i < tries; i++) {
-                if (!queue.isEmpty() || pool.halted) {
-                    return !pool.halted;
-                }
-                if (i < SPINS_BEFORE_PARK) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
-            }
-            if (pool.draining) {
-                // shutting down and the queue was empty: done
-                return !queue.isEmpty() && !pool.halted;
-            }
-            // volatile store, then read the queue: either a producer or peer sees PARKED, or we see its item
-            state = PARKED;
-            if (!queue.isEmpty() || pool.draining || pool.halted) {
-                BiasedWaker.cancelPark(this);
-                return !pool.halted;
-            }
-            do {
-                LockSupport.park(this);
-                if (pool.halted) {
-                    // volatile store: no waker needs to unpark us any more
-                    state = AWAKE;
-                    return false;
-                }
-            } while (state == PARKED);
-            return true;
-        }
-    }
-
     /** The first failure: offers are refused from now on, other workers stop after their item. */
     private void stopAfterFailure() {
         // volatile stores: producers' offers now throw, other workers stop after their item
@@ -724,9 +507,40 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         wakeAll();
     }
 
-    /** Whether {@link #halt()} (or a failure) has told the workers to stop: for tests. */
+    /** Whether {@link #halt()} (or a failure) has told the workers to stop. */
     boolean isHalted() {
         return halted;
+    }
+
+    /** Whether a shutdown lets the workers end once the queue is empty. */
+    boolean isDraining() {
+        return draining;
+    }
+
+    Queue<T> queue() {
+        return queue;
+    }
+
+    int batchSize() {
+        return batchSize;
+    }
+
+    WakePolicy wakePolicy() {
+        return wakePolicy;
+    }
+
+    ExceptionHandler<? super T> exceptionHandler() {
+        return exceptionHandler;
+    }
+
+    /** A failed worker had taken {@code items} it will not handle: counted as left by a shutdown. */
+    void abandon(final int items) {
+        abandoned.addAndGet(items);
+    }
+
+    /** Worker {@code index} stopped on {@code failure}: recorded and logged once; the first stops the pool. */
+    void workerStopped(final int index, final Throwable failure) {
+        lifecycle.fail(new StageFailure(name + "-" + index, -1L, failure));
     }
 
     /** Whether worker {@code index} is parked: for tests that wait for a quiet pool. */

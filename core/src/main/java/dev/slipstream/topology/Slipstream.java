@@ -2,7 +2,6 @@ package dev.slipstream.topology;
 
 import dev.slipstream.monitor.JfrMonitoring;
 import dev.slipstream.monitor.PipelineMetrics;
-import dev.slipstream.monitor.StageMetrics;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.ring.EventFactory;
@@ -91,7 +90,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     private final EventSink<E> sink;
     private final ProducerType producerType;
     private final Duration stallThreshold;
-    private final Metrics metrics = new Metrics();
+    private final PipelineMetrics metrics;
     /** Guards the graph and lifecycle changes; never taken by stage threads or producers. */
     private final Object lock = new Object();
     private final PipelineGraph<E> graph;
@@ -115,6 +114,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         this.lifecycle = new Lifecycle("pipeline '" + name + "'", this::stopAfterFailure);
         this.graph = new PipelineGraph<>(this, ring, signal, builder.threadFactory, builder.exceptionHandler);
         this.reconfiguration = new Reconfiguration<>(lock, graph, lifecycle, ring);
+        this.metrics = new LivePipelineMetrics(name, ring, graph);
     }
 
     /**
@@ -325,7 +325,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalStateException if the pipeline is stopped, or another thread is removing it
      */
     public StageRemoval removeStage(final Stage stage, final Duration timeout) {
-        checkTimeout(timeout);
+        Lifecycle.checkTimeout(timeout);
         return reconfiguration.remove(ownNode(stage), timeout.toNanos(),
                 () -> lifecycle.state() == Lifecycle.STOPPED || stopRequested);
     }
@@ -424,13 +424,6 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         return specs;
     }
 
-    static void checkTimeout(final Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout must not be null");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
-        }
-    }
-
     // ================================================================================= lifecycle
 
     /**
@@ -479,7 +472,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
     public ShutdownResult shutdown(final Duration timeout) {
-        checkTimeout(timeout);
+        Lifecycle.checkTimeout(timeout);
         return stop(false, timeout);
     }
 
@@ -693,46 +686,6 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     @Override
     public EventSink<E> sink() {
         return sink;
-    }
-
-    // ================================================================================== helpers
-
-    /** The pipeline's metrics view: every getter reads live values. */
-    private final class Metrics implements PipelineMetrics {
-        @Override
-        public String pipelineName() {
-            return name;
-        }
-
-        @Override
-        public int bufferSize() {
-            return ring.getBufferSize();
-        }
-
-        @Override
-        public long cursor() {
-            return ring.getCursor();
-        }
-
-        @Override
-        public long remainingCapacity() {
-            return ring.remainingCapacity();
-        }
-
-        @Override
-        public List<StageMetrics> stages() {
-            return graph.metricsSnapshot();
-        }
-
-        @Override
-        public StageMetrics stage(final String stageName) {
-            for (final StageMetrics stage : graph.metricsSnapshot()) {
-                if (stage.stageName().equals(stageName)) {
-                    return stage;
-                }
-            }
-            throw new IllegalArgumentException("pipeline '" + name + "' has no stage named '" + stageName + "'");
-        }
     }
 
     /**

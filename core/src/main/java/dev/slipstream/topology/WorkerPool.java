@@ -5,14 +5,10 @@ import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.ring.DataProvider;
 import dev.slipstream.ring.RingBuffer;
-import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.Sequencer;
 import dev.slipstream.sequence.Sequences;
-import dev.slipstream.sequence.TimeoutException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -73,7 +69,7 @@ public final class WorkerPool<E> {
     private final int batchSize;
     /** Next claim starts after this value; advanced by CAS. Its own padded line. */
     private final Sequence workSequence = new Sequence();
-    private final Worker<E>[] workers;
+    private final RingWorker<E>[] workers;
     /** Wakes parked workers: the same waker as the queue-fed pool's. */
     private final BiasedWaker waker;
     /** The work sequence first, then each worker's: the order a reader must take the minimum in. */
@@ -94,11 +90,11 @@ public final class WorkerPool<E> {
                 ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
         this.wakePolicy = builder.wakePolicy;
         this.batchSize = builder.batchSize;
-        this.workers = new Worker[builder.handlers.size()];
+        this.workers = new RingWorker[builder.handlers.size()];
         this.sequences = new Sequence[workers.length + 1];
         sequences[0] = workSequence;
         for (int i = 0; i < workers.length; i++) {
-            workers[i] = new Worker<>(this, i, builder.handlers.get(i));
+            workers[i] = new RingWorker<>(this, i, builder.handlers.get(i));
             sequences[i + 1] = workers[i].sequence;
         }
         this.waker = new BiasedWaker(workers);
@@ -176,8 +172,8 @@ public final class WorkerPool<E> {
     public List<Thread> start(final ThreadFactory threadFactory) {
         Objects.requireNonNull(threadFactory, "threadFactory must not be null");
         final List<Thread> threads = new ArrayList<>(workers.length);
-        for (final Worker<E> worker : workers) {
-            if (worker.runState != Worker.IDLE) {
+        for (final RingWorker<E> worker : workers) {
+            if (worker.runState != PoolWorker.IDLE) {
                 throw new IllegalStateException("worker " + worker.index + " of pool '" + name
                         + "' was already started; a pool starts once");
             }
@@ -203,7 +199,7 @@ public final class WorkerPool<E> {
         // volatile store: workers check it between batches and after every wake-up
         halted = true;
         barrier.alert();
-        for (final Worker<E> worker : workers) {
+        for (final RingWorker<E> worker : workers) {
             final Thread thread = worker.thread;
             if (thread != null) {
                 LockSupport.unpark(thread);
@@ -221,13 +217,20 @@ public final class WorkerPool<E> {
         return lifecycle.failures();
     }
 
-    /** A worker of a hand-wired pool failed: record and log it; the first one stops the pool. */
-    void workerFailed(final int index, final Throwable cause) {
-        lifecycle.fail(new StageFailure(name + "-" + index, -1L, cause));
-    }
-
-    boolean isEmbedded() {
-        return embedded;
+    /**
+     * Worker {@code index} stopped on {@code failure} (a RuntimeException or an Error). Inside a
+     * pipeline it is rethrown on the worker's thread, where the pipeline records it with the
+     * sequence its tracking handler saw and stops; a hand-wired pool records and logs it, and the
+     * first one stops the pool.
+     */
+    void workerStopped(final int index, final Throwable failure) {
+        if (embedded) {
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) failure;
+        }
+        lifecycle.fail(new StageFailure(name + "-" + index, -1L, failure));
     }
 
     private void stopAfterFailure() {
@@ -242,8 +245,8 @@ public final class WorkerPool<E> {
      * @return true while at least one worker's {@code run()} executes
      */
     public boolean isRunning() {
-        for (final Worker<E> worker : workers) {
-            if (worker.runState == Worker.RUNNING) {
+        for (final RingWorker<E> worker : workers) {
+            if (worker.runState == PoolWorker.RUNNING) {
                 return true;
             }
         }
@@ -256,11 +259,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long eventsProcessed() {
-        long total = 0;
-        for (final Worker<E> worker : workers) {
-            total += (long) Worker.EVENTS.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.EVENTS);
     }
 
     /**
@@ -269,11 +268,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long batchesProcessed() {
-        long total = 0;
-        for (final Worker<E> worker : workers) {
-            total += (long) Worker.BATCHES.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.BATCHES);
     }
 
     /**
@@ -282,11 +277,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long exceptionsHandled() {
-        long total = 0;
-        for (final Worker<E> worker : workers) {
-            total += (long) Worker.EXCEPTIONS.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.EXCEPTIONS);
     }
 
     /**
@@ -298,7 +289,8 @@ public final class WorkerPool<E> {
      */
     public long eventsProcessed(final int index) {
         Objects.checkIndex(index, workers.length);
-        return (long) Worker.EVENTS.getOpaque(workers[index]);
+        // opaque: one writer; a whole value
+        return (long) PoolWorker.EVENTS.getOpaque(workers[index]);
     }
 
     /**
@@ -308,11 +300,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long wakeUps() {
-        long total = 0;
-        for (final Worker<E> worker : workers) {
-            total += (long) Worker.WAKE_UPS.getOpaque(worker);
-        }
-        return total;
+        return PoolWorker.total(workers, PoolWorker.WAKE_UPS);
     }
 
     /** The wake-up policy. @return the policy */
@@ -322,6 +310,23 @@ public final class WorkerPool<E> {
 
     SequenceBarrier barrier() {
         return barrier;
+    }
+
+    /** The shared claim counter: the next claim starts after its value. */
+    Sequence workSequence() {
+        return workSequence;
+    }
+
+    int batchSize() {
+        return batchSize;
+    }
+
+    DataProvider<E> dataProvider() {
+        return dataProvider;
+    }
+
+    ExceptionHandler<? super E> exceptionHandler() {
+        return exceptionHandler;
     }
 
     /**
@@ -514,284 +519,5 @@ public final class WorkerPool<E> {
             throw new IllegalArgumentException(what + " must not be blank, got '" + name + "'");
         }
         return name;
-    }
-
-    // ------------------------------------------------------------------------------- the worker
-
-    /** Padding before a worker's shared fields. */
-    abstract static class WorkerLhsPad {
-        protected long p01, p02, p03, p04, p05, p06, p07;
-    }
-
-    /** Fields the worker writes and other threads read (counters) or CAS (state). */
-    abstract static class WorkerFields extends WorkerLhsPad {
-        /** AWAKE or PARKED; a waker CASes PARKED to AWAKE before unparking. */
-        protected volatile int state;
-        /** IDLE, RUNNING, DONE. */
-        protected volatile int runState;
-        protected volatile Thread thread;
-        protected long events;
-        protected long batches;
-        protected long exceptions;
-        protected long wakeUps;
-    }
-
-    /** Padding after them. */
-    abstract static class WorkerRhsPad extends WorkerFields {
-        protected long p11, p12, p13, p14, p15, p16, p17;
-    }
-
-    /** One worker: claims batches and hands each event to its own handler. */
-    static final class Worker<E> extends WorkerRhsPad implements Runnable {
-        static final int AWAKE = BiasedWaker.AWAKE;
-        static final int PARKED = BiasedWaker.PARKED;
-        static final int IDLE = 0;
-        static final int RUNNING = 1;
-        static final int DONE = 2;
-        /** Checks of the source before a biased worker parks: rides out short gaps between bursts. */
-        private static final int SPINS_BEFORE_PARK = 64;
-        /** Back-off while the next event is claimed but unpublished: spins, then yields, then short parks. */
-        private static final int GAP_SPINS = 16;
-        private static final int GAP_YIELDS = 16;
-        private static final long GAP_PARK_NANOS = 10_000L;
-
-        static final VarHandle STATE;
-        static final VarHandle RUN_STATE;
-        static final VarHandle EVENTS;
-        static final VarHandle BATCHES;
-        static final VarHandle EXCEPTIONS;
-        static final VarHandle WAKE_UPS;
-
-        static {
-            try {
-                final MethodHandles.Lookup lookup = MethodHandles.lookup();
-                STATE = lookup.findVarHandle(WorkerFields.class, "state", int.class);
-                RUN_STATE = lookup.findVarHandle(WorkerFields.class, "runState", int.class);
-                EVENTS = lookup.findVarHandle(WorkerFields.class, "events", long.class);
-                BATCHES = lookup.findVarHandle(WorkerFields.class, "batches", long.class);
-                EXCEPTIONS = lookup.findVarHandle(WorkerFields.class, "exceptions", long.class);
-                WAKE_UPS = lookup.findVarHandle(WorkerFields.class, "wakeUps", long.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        private final WorkerPool<E> pool;
-        private final int index;
-        private final EventHandler<? super E> handler;
-        /** Padded by the Sequence class itself. */
-        final Sequence sequence = new Sequence(Long.MAX_VALUE);
-        private final boolean waitsOnSource;
-
-        Worker(final WorkerPool<E> pool, final int index, final EventHandler<? super E> handler) {
-            this.pool = pool;
-            this.index = index;
-            this.handler = handler;
-            this.waitsOnSource = pool.wakePolicy == WakePolicy.UNBIASED || index == 0;
-        }
-
-        @Override
-        public void run() {
-            if (!RUN_STATE.compareAndSet(this, IDLE, RUNNING)) {
-                throw new IllegalStateException("worker " + index + " of pool '" + pool.name
-                        + "' was already started; a worker runs once");
-            }
-            // volatile store: wakers read it after seeing this worker PARKED
-            thread = Thread.currentThread();
-            RuntimeException failure = null;
-            Error error = null;
-            try {
-                notifyStart();
-                if (!pool.halted) {
-                    processEvents();
-                }
-                // stopped between batches: idle for good, hold nothing back (release)
-                sequence.set(Long.MAX_VALUE);
-            } catch (RuntimeException stop) {
-                // a worker stopped by its exception handler keeps holding back what it did not finish
-                failure = stop;
-            } catch (Error stop) {
-                error = stop;
-            }
-            try {
-                notifyShutdown();
-            } catch (RuntimeException stop) {
-                if (failure == null && error == null) {
-                    failure = stop;
-                } else {
-                    (error != null ? error : failure).addSuppressed(stop);
-                }
-            } catch (Error stop) {
-                if (failure == null && error == null) {
-                    error = stop;
-                } else {
-                    (error != null ? error : failure).addSuppressed(stop);
-                }
-            }
-            runState = DONE;
-            if (failure != null || error != null) {
-                if (pool.embedded) {
-                    // the pipeline records it (with the sequence its tracking handler saw) and stops
-                    if (error != null) {
-                        throw error;
-                    }
-                    throw failure;
-                }
-                // hand-wired: recorded and logged once; the pool stops and closes the ring
-                pool.workerFailed(index, error != null ? error : failure);
-            }
-        }
-
-        private void processEvents() {
-            final Sequence work = pool.workSequence;
-            final int batchSize = pool.batchSize;
-            final boolean biased = pool.wakePolicy == WakePolicy.BIASED;
-            long cachedAvailable = Long.MIN_VALUE;
-            int gaps = 0;
-            while (!pool.halted) {
-                // acquire: the last claim of any worker
-                final long w = work.get();
-                if (cachedAvailable > w) {
-                    final long hi = Math.min(cachedAvailable, w + batchSize);
-                    // release, then the volatile CAS: anyone who reads the work sequence at hi and
-                    // then this sequence sees w, so our claim is held back until we finish it
-                    sequence.set(w);
-                    if (!work.compareAndSet(w, hi)) {
-                        continue;
-                    }
-                    if (biased && cachedAvailable > hi) {
-                        // overloaded: more than our batch is waiting
-                        pool.wakeAfter(index);
-                    }
-                    processBatch(w + 1, hi, cachedAvailable - w);
-                    continue;
-                }
-                if (sequence.getPlain() != Long.MAX_VALUE) {
-                    // release: the batch we finished is visible; while idle we hold nothing back
-                    sequence.set(Long.MAX_VALUE);
-                }
-                try {
-                    cachedAvailable = waitsOnSource ? pool.barrier.waitFor(w + 1) : parkUntilWork(w);
-                    if (cachedAvailable <= w) {
-                        // claimed but not yet published (many producers), or a timeout: give the
-                        // publishing thread the core instead of spinning on it
-                        backOff(++gaps);
-                    } else {
-                        gaps = 0;
-                    }
-                } catch (AlertException alerted) {
-                    return;
-                } catch (TimeoutException timeout) {
-                    notifyTimeout(w);
-                } catch (InterruptedException interrupted) {
-                    if (pool.halted) {
-                        return;
-                    }
-                }
-            }
-        }
-
-        private static void backOff(final int attempt) {
-            if (attempt < GAP_SPINS) {
-                Thread.onSpinWait();
-            } else if (attempt < GAP_SPINS + GAP_YIELDS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(GAP_PARK_NANOS);
-            }
-        }
-
-        private void processBatch(final long lo, final long hi, final long queueDepth) {
-            final DataProvider<E> data = pool.dataProvider;
-            try {
-                handler.onBatchStart(hi - lo + 1, queueDepth);
-            } catch (Throwable t) {
-                handleException(t, lo, null);
-            }
-            for (long s = lo; s <= hi; s++) {
-                final E event = data.get(s);
-                try {
-                    handler.onEvent(event, s, s == hi);
-                } catch (Throwable t) {
-                    try {
-                        handleException(t, s, event);
-                    } catch (RuntimeException | Error stop) {
-                        if (s > lo) {
-                            // release: lo..s-1 are finished; s and the rest of the batch are not
-                            sequence.set(s - 1);
-                            EVENTS.setOpaque(this, events + (s - lo));
-                        }
-                        throw stop;
-                    }
-                }
-            }
-            // opaque: single writer; monitoring threads read whole values
-            EVENTS.setOpaque(this, events + (hi - lo + 1));
-            BATCHES.setOpaque(this, batches + 1);
-        }
-
-        private void handleException(final Throwable t, final long sequenceNumber, final E event) {
-            EXCEPTIONS.setOpaque(this, exceptions + 1);
-            // may throw: the exception handler's way to stop this worker
-            pool.exceptionHandler.handleEventException(t, sequenceNumber, event);
-        }
-
-        /** Biased policy, worker above 0: park until a lower worker is overloaded. */
-        private long parkUntilWork(final long w) throws AlertException {
-            for (int i = 0; i < SPINS_BEFORE_PARK; i++) {
-                final long available = pool.availableNow(w);
-                if (available > w) {
-                    return available;
-                }
-                Thread.onSpinWait();
-            }
-            // volatile store, then read the source: either a waker sees PARKED, or we see its work
-            state = PARKED;
-            // volatile load of the work sequence: ordered after our PARKED store (see wakeAfter)
-            final long claimed = pool.workSequence.getVolatile();
-            final long available = pool.availableNow(claimed);
-            if (available > claimed || pool.halted) {
-                BiasedWaker.cancelPark(this);
-                checkHalted();
-                return available;
-            }
-            do {
-                LockSupport.park(this);
-                checkHalted();
-            } while (state == PARKED);
-            return pool.availableNow(w);
-        }
-
-        private void checkHalted() throws AlertException {
-            if (pool.halted) {
-                // volatile store: no waker needs to unpark us any more
-                state = AWAKE;
-                throw AlertException.INSTANCE;
-            }
-        }
-
-        private void notifyStart() {
-            try {
-                handler.onStart();
-            } catch (Throwable t) {
-                pool.exceptionHandler.handleOnStartException(t);
-            }
-        }
-
-        private void notifyShutdown() {
-            try {
-                handler.onShutdown();
-            } catch (Throwable t) {
-                pool.exceptionHandler.handleOnShutdownException(t);
-            }
-        }
-
-        private void notifyTimeout(final long w) {
-            try {
-                handler.onTimeout(w);
-            } catch (Throwable t) {
-                handleException(t, w, null);
-            }
-        }
     }
 }

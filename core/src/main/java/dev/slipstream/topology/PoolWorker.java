@@ -1,0 +1,217 @@
+package dev.slipstream.topology;
+
+import dev.slipstream.processor.EventHandler;
+import dev.slipstream.processor.ExceptionHandler;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/** Padding before a worker's shared fields. */
+abstract class PoolWorkerLhsPad {
+    protected long p01, p02, p03, p04, p05, p06, p07;
+}
+
+/** Fields a worker writes and other threads read (counters) or CAS (state). */
+abstract class PoolWorkerFields extends PoolWorkerLhsPad {
+    /** AWAKE or PARKED; a waker CASes PARKED to AWAKE before unparking. */
+    protected volatile int state;
+    /** IDLE, RUNNING, DONE. */
+    protected volatile int runState;
+    protected volatile Thread thread;
+    protected long events;
+    protected long batches;
+    protected long exceptions;
+    protected long wakeUps;
+}
+
+/** Padding after them. */
+abstract class PoolWorkerRhsPad extends PoolWorkerFields {
+    protected long p11, p12, p13, p14, p15, p16, p17;
+}
+
+/**
+ * One worker of a work pool, whatever its source of work: the part the ring-fed
+ * {@link RingWorker} and the queue-fed {@link QueueWorker} share. It runs once; it calls the
+ * handler's {@code onStart}, takes and handles work until its pool halts (the source's own loop,
+ * {@link #work()}), calls {@code onShutdown}, and reports a failure (an exception handler that gave
+ * up, or anything else escaping) to its pool exactly once. It also owns the parking half of the
+ * {@link BiasedWaker} protocol and the counters a pool sums for monitoring.
+ *
+ * <pre>{@code
+ * // a source-specific worker fills in where work comes from:
+ * final class QueueWorker<T> extends PoolWorker<T> {
+ *     void work() { ... poll a batch, handle it, park when empty ... }
+ *     boolean workVisible() { return !queue.isEmpty(); }
+ *     ...
+ * }
+ * }</pre>
+ *
+ * @param <E> the event or item type
+ */
+abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
+    static final int AWAKE = 0;
+    static final int PARKED = 1;
+    static final int IDLE = 0;
+    static final int RUNNING = 1;
+    static final int DONE = 2;
+
+    static final VarHandle STATE;
+    static final VarHandle RUN_STATE;
+    static final VarHandle EVENTS;
+    static final VarHandle BATCHES;
+    static final VarHandle EXCEPTIONS;
+    static final VarHandle WAKE_UPS;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(PoolWorkerFields.class, "state", int.class);
+            RUN_STATE = lookup.findVarHandle(PoolWorkerFields.class, "runState", int.class);
+            EVENTS = lookup.findVarHandle(PoolWorkerFields.class, "events", long.class);
+            BATCHES = lookup.findVarHandle(PoolWorkerFields.class, "batches", long.class);
+            EXCEPTIONS = lookup.findVarHandle(PoolWorkerFields.class, "exceptions", long.class);
+            WAKE_UPS = lookup.findVarHandle(PoolWorkerFields.class, "wakeUps", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final String poolName;
+    final int index;
+    final EventHandler<? super E> handler;
+    final ExceptionHandler<? super E> exceptionHandler;
+    /** Unbiased policy, or worker 0 of a biased pool: waits on the source itself. */
+    final boolean waitsOnSource;
+
+    PoolWorker(final String poolName, final int index, final EventHandler<? super E> handler,
+               final ExceptionHandler<? super E> exceptionHandler, final WakePolicy wakePolicy) {
+        this.poolName = poolName;
+        this.index = index;
+        this.handler = handler;
+        this.exceptionHandler = exceptionHandler;
+        this.waitsOnSource = wakePolicy == WakePolicy.UNBIASED || index == 0;
+    }
+
+    /** Takes and handles work until the pool halts or the source says there is no more. */
+    abstract void work();
+
+    /** Called after {@link #work()} returned normally: the worker holds nothing back any more. */
+    abstract void stoppedCleanly();
+
+    /**
+     * The worker stopped on {@code failure}: an exception handler gave up, or something escaped.
+     * Called once, after {@code onShutdown}, on this worker's thread.
+     */
+    abstract void stoppedOnFailure(Throwable failure);
+
+    /** Whether the pool told its workers to stop. */
+    abstract boolean halted();
+
+    /**
+     * The re-check after this worker stored {@code PARKED}: whether work (or a reason to stop
+     * waiting, such as a draining shutdown) is visible now. Must read the source with at least
+     * one volatile or synchronising load, so that it is ordered after the {@code PARKED} store.
+     */
+    abstract boolean workVisible();
+
+    @Override
+    public final void run() {
+        if (!RUN_STATE.compareAndSet(this, IDLE, RUNNING)) {
+            throw new IllegalStateException("worker " + index + " of pool '" + poolName
+                    + "' was already started; a worker runs once");
+        }
+        // volatile store: wakers read it after seeing this worker PARKED
+        thread = Thread.currentThread();
+        Throwable failure = null;
+        try {
+            notifyStart();
+            if (!halted()) {
+                work();
+            }
+            stoppedCleanly();
+        } catch (RuntimeException | Error stop) {
+            // the exception handler gave up (on an event or on onStart), or something escaped
+            failure = stop;
+        }
+        try {
+            notifyShutdown();
+        } catch (RuntimeException | Error stop) {
+            if (failure == null) {
+                failure = stop;
+            } else {
+                failure.addSuppressed(stop);
+            }
+        }
+        runState = DONE;
+        if (failure != null) {
+            stoppedOnFailure(failure);
+        }
+    }
+
+    /**
+     * Parks until a waker takes this worker back to {@code AWAKE}, unless work is visible right
+     * after the {@code PARKED} store.
+     *
+     * @return false if the pool halted
+     */
+    final boolean park() {
+        // volatile store, then the re-check: either a waker sees PARKED and unparks us, or our
+        // re-check sees its work (see BiasedWaker)
+        state = PARKED;
+        if (workVisible() || halted()) {
+            BiasedWaker.cancelPark(this);
+            return !halted();
+        }
+        do {
+            LockSupport.park(this);
+            if (halted()) {
+                // volatile store: no waker needs to unpark us any more
+                state = AWAKE;
+                return false;
+            }
+        } while (state == PARKED);
+        return true;
+    }
+
+    /** Passes a handler's exception to the exception handler, which may throw to stop this worker. */
+    final void handleEventException(final Throwable t, final long sequence, final E event) {
+        // opaque: single writer; monitoring threads read whole values
+        EXCEPTIONS.setOpaque(this, exceptions + 1);
+        exceptionHandler.handleEventException(t, sequence, event);
+    }
+
+    /** Counts {@code n} handled events; with {@code batchDone}, one more batch. */
+    final void countEvents(final long n, final boolean batchDone) {
+        // opaque: single writer; monitoring threads read whole values
+        EVENTS.setOpaque(this, events + n);
+        if (batchDone) {
+            BATCHES.setOpaque(this, batches + 1);
+        }
+    }
+
+    /** The sum of one counter over a pool's workers. */
+    static long total(final PoolWorker<?>[] workers, final VarHandle counter) {
+        long sum = 0;
+        for (final PoolWorker<?> worker : workers) {
+            // opaque: each counter has one writer; a whole value, no ordering needed
+            sum += (long) counter.getOpaque(worker);
+        }
+        return sum;
+    }
+
+    private void notifyStart() {
+        try {
+            handler.onStart();
+        } catch (Throwable t) {
+            exceptionHandler.handleOnStartException(t);
+        }
+    }
+
+    private void notifyShutdown() {
+        try {
+            handler.onShutdown();
+        } catch (Throwable t) {
+            exceptionHandler.handleOnShutdownException(t);
+        }
+    }
+}
