@@ -14,6 +14,12 @@ import java.lang.invoke.VarHandle;
  * flag, and every earlier flag, is set ({@link #getHighestPublishedSequence}), so it never reads
  * a slot that is claimed but still being written.
  *
+ * <p>Between claim and publish the flag holds a <em>claim mark</em> (the lap with the sign bit
+ * set), which no published lap equals. A publish checks its own slot's mark, on the line it is
+ * about to write anyway, instead of loading the cursor that every producer's claim writes: a
+ * sequence never claimed, already published, or more than a ring old is refused with a message,
+ * and the contended line stays off the publishing path.
+ *
  * <pre>{@code
  * Sequencer sequencer = new MultiProducerSequencer(1024, new BlockingWaitStrategy());
  * // on any producer thread:
@@ -27,7 +33,10 @@ public final class MultiProducerSequencer extends AbstractSequencer {
 
     /** Last gating minimum seen by any producer; shared, so it is a padded sequence. */
     private final Sequence gatingSequenceCache = new Sequence(INITIAL_CURSOR_VALUE);
-    /** Per slot: the lap ({@code sequence >>> indexShift}) last published into it; -1 before the first. */
+    /**
+     * Per slot: the lap ({@code sequence >>> indexShift}) last published into it, -1 before the
+     * first, or the claim mark of a claim not yet published.
+     */
     private final int[] availableBuffer;
     private final int indexMask;
     private final int indexShift;
@@ -107,6 +116,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             // volatile CAS: claims only after space was confirmed for exactly this cursor value;
             // a producer that lost the race re-reads and re-checks
             if (cursor.compareAndSet(current, nextSequence)) {
+                markClaimed(current + 1, nextSequence);
                 return nextSequence;
             }
         }
@@ -131,6 +141,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             }
             // volatile CAS: claims only if no other producer claimed in between
         } while (!cursor.compareAndSet(current, next));
+        markClaimed(current + 1, next);
         return next;
     }
 
@@ -143,18 +154,32 @@ public final class MultiProducerSequencer extends AbstractSequencer {
 
     @Override
     public void publish(final long sequence) {
-        checkClaimed(sequence, sequence);
         // after the claim's CAS, before the slot becomes visible: a claim that raced a close is
         // refused and never seen by a consumer (every later claim is past the fence too)
         checkAccepted(sequence, sequence);
+        // One load of this slot's own flag, whose line the publication below writes anyway: it
+        // holds this claim's mark from next() until now. A sequence never claimed, already
+        // published or more than a ring old does not carry it, so no load of the cursor's
+        // contended line is needed on this path.
+        if ((int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask) != claimMark(sequence)) {
+            throw notPublishable(sequence, sequence, sequence);
+        }
         setAvailable(sequence);
         waitStrategy.signalAllWhenBlocking();
     }
 
     @Override
     public void publish(final long lo, final long hi) {
-        checkClaimed(lo, hi);
+        if (lo > hi) {
+            throw notPublishable(lo, hi, lo);
+        }
         checkAccepted(lo, hi);
+        // every slot is checked before any is published: a refused range publishes nothing
+        for (long sequence = lo; sequence <= hi; sequence++) {
+            if ((int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask) != claimMark(sequence)) {
+                throw notPublishable(lo, hi, sequence);
+            }
+        }
         for (long sequence = lo; sequence <= hi; sequence++) {
             setAvailable(sequence);
         }
@@ -168,28 +193,47 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         return cursor.get();
     }
 
-    private void checkClaimed(final long lo, final long hi) {
-        if (lo > hi) {
-            throw new IllegalArgumentException("publish range is empty: lo " + lo + " > hi " + hi);
+    /**
+     * The flag value of a slot claimed for {@code sequence} and not yet published: its lap with
+     * the sign bit set, which no published lap (0 to 2^31 - 1) and no initial flag (-1) equals.
+     */
+    private int claimMark(final long sequence) {
+        return (int) (sequence >>> indexShift) | Integer.MIN_VALUE;
+    }
+
+    /** Marks {@code lo..hi}, just claimed by this thread, as claimed and not yet published. */
+    private void markClaimed(final long lo, final long hi) {
+        for (long sequence = lo; sequence <= hi; sequence++) {
+            // opaque: coherent with the slot's later release store in setAvailable, so no thread
+            // reads the mark after it has read the publication; a consumer that reads the mark
+            // sees no published lap and waits, as for any slot not yet published. The slot's
+            // previous lap is consumed already (the claim confirmed the space), so nobody needs
+            // the flag the mark replaces.
+            AVAILABLE.setOpaque(availableBuffer, (int) sequence & indexMask, claimMark(sequence));
         }
+    }
+
+    /** Why {@code lo..hi} cannot be published; {@code first} is the first slot that failed the check. */
+    private IllegalArgumentException notPublishable(final long lo, final long hi, final long first) {
+        if (lo > hi) {
+            return new IllegalArgumentException("publish range is empty: lo " + lo + " > hi " + hi);
+        }
+        if (lo < 0) {
+            return new IllegalArgumentException("cannot publish sequence " + lo + ": sequences start at 0");
+        }
+        // volatile load, off the hot path: only to explain the refusal
         final long claimed = cursor.get();
-        if (hi > claimed) {
-            throw new IllegalArgumentException("cannot publish sequence " + hi
+        if (first > claimed) {
+            return new IllegalArgumentException("cannot publish sequence " + first
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
-        // A legitimate claim is never more than a ring behind the cursor unless its producer is
-        // slow to publish while consumers wait for it; only a sequence the slowest consumer has
-        // already passed is stale. The cursor test is a cheap filter on the hot path, the gating
-        // sequences confirm it.
-        if (lo <= claimed - bufferSize) {
-            final Sequence[] gating = gatingSequences;
-            final long slowest = Sequences.minimum(gating, claimed);
-            if (gating.length > 0 && lo <= slowest) {
-                throw new IllegalArgumentException("cannot publish sequence " + lo
-                        + ": it is more than a ring behind the highest claim " + claimed
-                        + " and the slowest consumer has already passed it (at " + slowest + ")");
-            }
+        // acquire: the flag as the last publication of this slot left it
+        if ((int) AVAILABLE.getAcquire(availableBuffer, (int) first & indexMask) == (int) (first >>> indexShift)) {
+            return new IllegalArgumentException("cannot publish sequence " + first + ": it is already published");
         }
+        return new IllegalArgumentException("cannot publish sequence " + first
+                + ": it is more than a ring behind the highest claim " + claimed
+                + " and its slot has been claimed again since");
     }
 
     private void setAvailable(final long sequence) {

@@ -105,7 +105,8 @@ public interface Sequencer {
      * Publishes a claimed slot: consumers may read it once this returns.
      *
      * @param sequence a claimed, unpublished sequence
-     * @throws IllegalArgumentException if {@code sequence} was never claimed
+     * @throws IllegalArgumentException if {@code sequence} was never claimed or is already
+     *     published
      */
     void publish(long sequence);
 

@@ -40,6 +40,38 @@ class MultiProducerSequencerTest {
     }
 
     @Test
+    void rejectsPublishingTwiceAndARangeWithAnUnclaimedSlotPublishesNothing() {
+        final long first = sequencer.next();
+        sequencer.publish(first);
+        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> sequencer.publish(first));
+        assertTrue(twice.getMessage().contains("already published"), twice.getMessage());
+
+        final long hi = sequencer.next(2);
+        final IllegalArgumentException partly = assertThrows(IllegalArgumentException.class,
+                () -> sequencer.publish(hi - 1, hi + 1));
+        assertTrue(partly.getMessage().contains("cannot publish sequence " + (hi + 1) + ": it was never claimed"),
+                partly.getMessage());
+        assertFalse(sequencer.isAvailable(hi - 1), "a refused range publishes none of its slots");
+        assertFalse(sequencer.isAvailable(hi));
+        sequencer.publish(hi - 1, hi);
+        assertEquals(hi, sequencer.getHighestPublishedSequence(0, hi));
+    }
+
+    @Test
+    void aClaimedSlotIsNotAvailableUntilPublishedInAnyLap() {
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        sequencer.publish(0, sequencer.next(4));
+        consumer.set(3);
+        final long lap1 = sequencer.next();
+        assertFalse(sequencer.isAvailable(lap1), "the claim mark is no published lap");
+        assertFalse(sequencer.isAvailable(lap1 - 4), "and the slot's previous lap is gone with it");
+        sequencer.publish(lap1);
+        assertTrue(sequencer.isAvailable(lap1));
+    }
+
+    @Test
     void rejectsPublishingMoreThanARingBehind() {
         final Sequence consumer = new Sequence();
         sequencer.addGatingSequences(consumer);
