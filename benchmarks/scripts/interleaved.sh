@@ -8,9 +8,16 @@
 #   WAIT is the wait-strategy parameter, or - for a benchmark without one
 #   SIDE is LABEL=JAR:IMPL[:JVMARG], e.g. new=benchmarks/target/benchmarks.jar:slipstream
 #   or parked=benchmarks/target/benchmarks.jar:slipstream:-Dbench.producerWait=park1
+#   (several JVM arguments: separate them with colons, -Da=1:-Db=2)
+#   IMPL may carry further JMH parameters after commas: ScqQueue,remap=false,order=8
 #   env JMH_OPTS: extra JMH options (default "-wi 3 -w 1s -i 3 -r 1s")
 #   env METRIC: compare this secondary metric (e.g. polled, a queue benchmark's consumer counter)
 #               instead of the primary score
+#   env SPLIT:  also split every measurement iteration at this score into a slow and a fast mode
+#               and compare the sides within each mode (for benchmarks whose iterations jump
+#               between two levels while the machine moves its virtual CPUs; see
+#               docs/benchmarks/speed-study.md)
+#   env KEEP:   copy the raw JMH outputs (JSON and logs) into this directory
 # Example:
 #   benchmarks/scripts/interleaved.sh 7 UnicastThroughput yielding \
 #       new=benchmarks/target/benchmarks.jar:slipstream lmax=benchmarks/target/benchmarks.jar:lmax
@@ -23,18 +30,24 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 
 for ((r = 1; r <= rounds; r++)); do
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}
-        impl=${rest%%:*}; jvmarg=""
-        [[ $rest == *:* ]] && jvmarg="-jvmArgsAppend ${rest#*:}"
+        impl=${rest%%:*}; params=""
+        if [[ $impl == *,* ]]; then
+            for p in $(tr ',' ' ' <<< "${impl#*,}"); do params="$params -p $p"; done
+            impl=${impl%%,*}
+        fi
+        jvmargs=()
+        [[ $rest == *:* ]] && jvmargs=(-jvmArgsAppend "$(tr ':' ' ' <<< "${rest#*:}")")
         # shellcheck disable=SC2086
         waitparam=""
         [[ $wait != "-" ]] && waitparam="-p wait=$wait"
-        java -jar "$jar" "$bench" -p impl="$impl" $waitparam -f 1 $opts $jvmarg \
+        java -jar "$jar" "$bench" -p impl="$impl" $params $waitparam -f 1 $opts "${jvmargs[@]}" \
             -rf json -rff "$out/$label-$r.json" > "$out/$label-$r.log" 2>&1 \
             || { echo "FAILED: $label round $r (see $out/$label-$r.log)"; exit 1; }
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-METRIC=${METRIC:-} python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
+[[ -n ${KEEP:-} ]] && mkdir -p "$KEEP" && cp "$out"/* "$KEEP"/
+METRIC=${METRIC:-} SPLIT=${SPLIT:-} python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
 import json, os, statistics, sys
 out, rounds, sides = sys.argv[1], int(sys.argv[2]), [s.split('=')[0] for s in sys.argv[3:]]
 metric = os.environ.get("METRIC")
@@ -48,4 +61,29 @@ for i, a in enumerate(sides):
     for b in sides[i + 1:]:
         ratios = [x / y for x, y in zip(score[b], score[a])]
         print(f"{b + '/' + a:>24}: median {statistics.median(ratios):.2f}  range {min(ratios):.2f}-{max(ratios):.2f}")
+split = os.environ.get("SPLIT")
+if split:
+    # every measurement iteration of every fork, each put in the mode its score falls in
+    limit = float(split)
+    iters = {s: [v for r in range(1, rounds + 1)
+                 for fork in pick(json.load(open(f"{out}/{s}-{r}.json"))[0])["rawData"] for v in fork]
+             for s in sides}
+    print(f"modes split at {limit:g} {unit}:")
+    mode = {}
+    for s in sides:
+        slow = [v for v in iters[s] if v < limit]
+        fast = [v for v in iters[s] if v >= limit]
+        mode[s] = (slow, fast)
+        line = f"{s:>12}: slow {len(slow):3d} iterations"
+        line += f", median {statistics.median(slow):10.4g}" if slow else ", median          -"
+        line += f"   fast {len(fast):3d} iterations"
+        line += f", median {statistics.median(fast):10.4g}" if fast else ", median          -"
+        print(line)
+    for i, a in enumerate(sides):
+        for b in sides[i + 1:]:
+            parts = []
+            for k, name in ((0, "slow"), (1, "fast")):
+                if mode[a][k] and mode[b][k]:
+                    parts.append(f"{name} {statistics.median(mode[b][k]) / statistics.median(mode[a][k]):.2f}")
+            print(f"{b + '/' + a:>24}: within-mode ratio of medians: " + (", ".join(parts) or "no common mode"))
 PY

@@ -12,6 +12,15 @@ import dev.slipstream.sequence.WaitStrategy;
  * oversubscribed. While idle it still keeps its core 100% busy if nothing else wants to run
  * (yield returns at once), so it suits dedicated machines, not shared ones.
  *
+ * <p>The spin tries re-read without {@link Thread#onSpinWait()}: they are meant to be short (100
+ * tries take a few hundred nanoseconds), so that a consumer that has caught up with its producer
+ * soon yields and leaves the cursor's cache line alone while the producer fills a batch. With a
+ * pause per try (tens of nanoseconds each on recent x86) the same 100 tries kept re-reading the
+ * cursor for microseconds, took the producer's events one at a time as they were published and
+ * pulled the cursor line away from the producer each time: 0.59x the throughput of this loop
+ * when the two threads' cores are far apart (see the speed study in {@code docs/benchmarks}).
+ * {@link BusySpinWaitStrategy} keeps the pause: it never yields.
+ *
  * <pre>{@code
  * WaitStrategy waitStrategy = new YieldingWaitStrategy();      // 100 spins, then yield
  * WaitStrategy shortSpin = new YieldingWaitStrategy(10);       // yield sooner
@@ -47,8 +56,8 @@ public final class YieldingWaitStrategy implements WaitStrategy {
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
             if (spinsLeft > 0) {
+                // no pause instruction: see the class comment
                 spinsLeft--;
-                Thread.onSpinWait();
             } else {
                 Thread.yield();
             }

@@ -43,6 +43,20 @@ public class QueueProducerConsumer {
             "ConcurrentLinkedQueue", "LinkedBlockingQueue", "ArrayBlockingQueue"})
     public String impl;
 
+    /**
+     * Cache remap of the Slipstream queues (ignored by the others): {@code -p remap=false} measures
+     * what spreading neighbouring positions over different cache lines buys.
+     */
+    @Param({"true"})
+    public boolean remap;
+
+    /**
+     * log2 of the Slipstream queue's capacity (ScqQueue) or segment size (LscqQueue); 0 takes the
+     * comparison's default ({@link Queues#CAPACITY}, {@link Queues#SEGMENT}); ignored by the others.
+     */
+    @Param({"0"})
+    public int order;
+
     Queue<Integer> queue;
     /** Elements offered by all producers, added in steps of {@link #REPORT_EVERY}. */
     final AtomicLong offered = new AtomicLong();
@@ -51,7 +65,7 @@ public class QueueProducerConsumer {
 
     @Setup(Level.Trial)
     public void createQueue() {
-        queue = Queues.create(impl, Queues.defaultOrder(impl), true);
+        queue = Queues.create(impl, order == 0 ? Queues.defaultOrder(impl) : order, remap);
     }
 
     /** Producer-side counters. */
