@@ -96,9 +96,10 @@ abstract class RingBufferFields<E> extends RingBufferPad {
  * <p><b>Closing and accounting.</b> {@link #close(String)} fixes a {@linkplain #closeFence()
  * close fence}. Every publish that returns normally is at or below it, so a consumer that drains
  * to the fence has seen every accepted event; a publish that is not accepted throws
- * {@link SequencerClosedException} and its event must not be counted as accepted. No claim is
- * ever abandoned: a producer waiting for space when the ring closes holds no claim, and a claim
- * made before the close is published by its producer as usual.
+ * {@link SequencerClosedException} and its event must not be counted as accepted. No claim at
+ * or below the fence is ever abandoned: a claim made before the close is published by its
+ * producer as usual, and the fence stops below any multi-producer claim still waiting for space
+ * (that claim throws instead of being accepted).
  *
  * @param <E> the event type
  */
@@ -347,8 +348,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
     }
 
     /**
-     * Stops accepting new claims: later claims, and producers waiting for space, throw
-     * {@link SequencerClosedException}. Published events stay readable. Claims made before the
+     * Stops accepting new claims: later claims, and producers still waiting for space above the
+     * fence, throw {@link SequencerClosedException}. Published events stay readable. Claims made before the
      * close stay valid and are published normally; a claim that raced the close is refused when
      * published (the publish throws {@link SequencerClosedException}), so every publish that
      * returns normally is at or below {@link #closeFence()}.

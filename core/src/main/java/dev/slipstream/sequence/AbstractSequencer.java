@@ -93,12 +93,25 @@ abstract class AbstractSequencer implements Sequencer {
 
     /** Waits once for space, as the producer wait strategy says; throws if closed meanwhile. */
     final void waitForSpace(final int attempt) {
+        countWait(attempt);
+        checkOpen();
+        producerWaitStrategy.idle(attempt);
+    }
+
+    /**
+     * Waits once for space, as the producer wait strategy says, without checking the close: for a
+     * producer that already holds its claim and decides itself what a close means for it.
+     */
+    final void idleForSpace(final int attempt) {
+        countWait(attempt);
+        producerWaitStrategy.idle(attempt);
+    }
+
+    private void countWait(final int attempt) {
         if (attempt == 0) {
             // atomic add, on the full-ring path only: a claim that finds space never writes it
             producerWaits.getAndAdd(1L);
         }
-        checkOpen();
-        producerWaitStrategy.idle(attempt);
     }
 
     /**
@@ -130,13 +143,35 @@ abstract class AbstractSequencer implements Sequencer {
     }
 
     /**
-     * The highest sequence claimed so far, as seen by the closing thread right after it stored
-     * the closed reason. Every claim that checked the sequencer open before that store must be
-     * included.
-     *
-     * @return the highest claimed sequence
+     * Called by a producer that holds a claim of {@code sequence} and is still waiting for space:
+     * throws if the sequencer closed with its fence below the claim (the claim is not accepted).
+     * At or below the fence it returns: the closing thread saw the claim's space freed already.
      */
-    abstract long claimedForClose();
+    final void checkWaitingClaim(final long sequence) {
+        // volatile load of the reason, then of the fence: the fence was stored after the closing
+        // thread read the consumers, so this thread's next look at them sees them at least as far
+        final String reason = closedReason;
+        if (reason == null) {
+            return;
+        }
+        final long fence = getCloseFence();
+        if (sequence > fence) {
+            throw new SequencerClosedException("not accepted: sequence " + sequence
+                    + " was waiting for space when the sequencer closed (" + reason
+                    + "); the last accepted sequence is " + fence);
+        }
+    }
+
+    /**
+     * The close fence, computed by the closing thread right after it stored the closed reason: the
+     * highest claimed sequence it sees, lowered (by the multi-producer sequencer) below any claim
+     * that is still waiting for space. Every claim that checked the sequencer open before that
+     * store and can be published must be at or below it; every claim below it must be one its
+     * producer will publish, so a consumer that drains to the fence finds no hole.
+     *
+     * @return the highest accepted sequence
+     */
+    abstract long fenceForClose();
 
     @Override
     public final int getBufferSize() {
@@ -224,8 +259,8 @@ abstract class AbstractSequencer implements Sequencer {
         // volatile CAS: the first close wins and computes the fence; producers that claim or
         // publish after this see it (checkOpen, checkAccepted)
         if (CLOSED_REASON.compareAndSet(this, (String) null, reason)) {
-            // volatile store of the fence, after the claims were read (claimedForClose's loads)
-            closeFence = claimedForClose();
+            // volatile store of the fence, after the claims were read (fenceForClose's loads)
+            closeFence = fenceForClose();
         }
         waitStrategy.signalAllWhenBlocking();
     }

@@ -6,13 +6,24 @@ import java.lang.invoke.VarHandle;
 /**
  * A sequencer for any number of publishing threads.
  *
- * <p>A claim is one compare-and-set on the cursor, made only once the slots are known to be
- * free, so the cursor says what is <em>claimed</em>, not what is published, and no claim ever
- * waits for space: a producer that finds the ring full waits holding nothing, and a close at that
- * moment leaves no claimed slot behind. Each slot therefore carries an availability flag: the lap number of
- * the sequence last published into it. A consumer reads up to the highest sequence whose own
- * flag, and every earlier flag, is set ({@link #getHighestPublishedSequence}), so it never reads
- * a slot that is claimed but still being written.
+ * <p>A single claim ({@link #next()}) is one fetch-and-add on the cursor, which never fails and
+ * never retries however many producers contend; the producer then waits, holding its sequence,
+ * until the slowest consumer has freed the slot. A claim of several slots ({@link #next(int)}
+ * with {@code n > 1}) and every {@code tryNext} are one compare-and-set made only once the slots
+ * are known to be free. Either way the cursor says what is <em>claimed</em>, not what is
+ * published, so each slot carries an availability flag: the lap number of the sequence last
+ * published into it. A consumer reads up to the highest sequence whose own flag, and every
+ * earlier flag, is set ({@link #getHighestPublishedSequence}), so it never reads a slot that is
+ * claimed but still being written.
+ *
+ * <p><b>Closing never leaves a hole.</b> A single claim may be waiting for space when the
+ * sequencer closes, and its slot could then never be published. So the close fence is the
+ * highest claim the closing thread sees, lowered to the last slot whose space the consumers had
+ * already freed: every claim at or below the fence has space and is published by its producer; a
+ * claim above it that is still waiting throws {@link SequencerClosedException}, one that found
+ * space is refused when it publishes. Claims of several slots never straddle the fence: they are
+ * made only with space, so they lie below the space bound, and the cursor bound falls between
+ * claims.
  *
  * <p>Between claim and publish the flag holds a <em>claim mark</em> (the lap with the sign bit
  * set), which no published lap equals. A publish checks its own slot's mark, on the line it is
@@ -89,11 +100,45 @@ public final class MultiProducerSequencer extends AbstractSequencer {
 
     @Override
     public long next() {
-        return next(1);
+        // volatile load: no claim once the close is seen (a claim that races it is handled below)
+        checkOpen();
+        // atomic add: the claim, never retried; space is confirmed after it, holding the sequence
+        final long current = cursor.getAndAdd(1L);
+        final long sequence = current + 1;
+        final long cached = gatingSequenceCache.get();
+        if (sequence - bufferSize > cached || cached > current) {
+            awaitSpace(sequence);
+        }
+        markClaimed(sequence, sequence);
+        return sequence;
+    }
+
+    /**
+     * Waits until the slowest consumer has freed the slot of {@code sequence}, claimed already by
+     * this thread. If the sequencer closes meanwhile, the fence tells which side the claim is on:
+     * at or below it, the close saw the space freed, so the next look finds it; above it, the
+     * claim is not accepted and this throws, leaving no hole below the fence.
+     */
+    private void awaitSpace(final long sequence) {
+        final long wrapPoint = sequence - bufferSize;
+        int attempt = 0;
+        while (true) {
+            // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
+            final long minSequence = Sequences.minimum(gatingSequences, sequence - 1);
+            gatingSequenceCache.set(minSequence);
+            if (wrapPoint <= minSequence) {
+                return;
+            }
+            checkWaitingClaim(sequence);
+            idleForSpace(attempt++);
+        }
     }
 
     @Override
     public long next(final int n) {
+        if (n == 1) {
+            return next();
+        }
         checkClaimSize(n);
         int attempt = 0;
         while (true) {
@@ -108,7 +153,8 @@ public final class MultiProducerSequencer extends AbstractSequencer {
                 final long minSequence = Sequences.minimum(gatingSequences, current);
                 gatingSequenceCache.set(minSequence);
                 if (wrapPoint > minSequence) {
-                    // full: wait with nothing claimed, so a close now abandons no slot
+                    // full: wait with nothing claimed, so a claim of several slots never waits
+                    // for space and never straddles the close fence
                     waitForSpace(attempt++);
                     continue;
                 }
@@ -149,7 +195,8 @@ public final class MultiProducerSequencer extends AbstractSequencer {
     public long remainingCapacity() {
         final long claimed = cursor.get();
         final long consumed = Sequences.minimum(gatingSequences, claimed);
-        return bufferSize - (claimed - consumed);
+        // claims waiting for space can take the cursor past a full ring: report none left then
+        return Math.max(0L, bufferSize - (claimed - consumed));
     }
 
     @Override
@@ -187,10 +234,16 @@ public final class MultiProducerSequencer extends AbstractSequencer {
     }
 
     @Override
-    long claimedForClose() {
-        // volatile load after close()'s volatile store of the reason: every claim's CAS either
-        // precedes this load (counted) or follows it, and then its publish sees the reason
-        return cursor.get();
+    long fenceForClose() {
+        // volatile load after close()'s volatile store of the reason: every claim's atomic update
+        // either precedes this load (counted) or follows it, and then its publish sees the reason
+        final long claimed = cursor.get();
+        // acquire loads, after the cursor's: a single claim may still be waiting for space, and
+        // its slot could never be published; lowering the fence to the last slot already freed
+        // keeps every claim at or below it publishable. A claim of several slots counted above
+        // read the consumers before its CAS, which this load saw, so it lies below this bound.
+        final long freed = Sequences.minimum(gatingSequences, claimed) + bufferSize;
+        return Math.min(claimed, freed);
     }
 
     /**

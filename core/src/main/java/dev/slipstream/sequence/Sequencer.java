@@ -197,8 +197,11 @@ public interface Sequencer {
      * throws {@link SequencerClosedException} without making the slot visible, so its producer
      * learns the event was not accepted and no consumer ever sees it (every later claim is above
      * the fence too, so this leaves no hole below it).
-     * A producer waiting for space when the ring closes holds no claim: it throws. The first
-     * call wins; later calls only wake waiting consumers.
+     * A producer waiting for space when the ring closes either holds no claim yet (a claim of
+     * several slots, or the single-producer sequencer) or holds one above the fence, which the
+     * multi-producer sequencer lowers to the last slot whose space was already free: either way
+     * it throws, and no claim at or below the fence waits for space. The first call wins; later
+     * calls only wake waiting consumers.
      *
      * @param reason why, for the exception message
      */

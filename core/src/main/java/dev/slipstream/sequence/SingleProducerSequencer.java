@@ -51,7 +51,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     private static final VarHandle NEXT_VALUE;
 
-    /** How long the closing thread watches the claim counter settle; see claimedForClose. */
+    /** How long the closing thread watches the claim counter settle; see fenceForClose. */
     private static final long CLAIM_SETTLE_NANOS = 50_000L;
 
     static {
@@ -187,7 +187,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     }
 
     @Override
-    long claimedForClose() {
+    long fenceForClose() {
         // The claim is the producer's opaque store of nextValue, made after its check that the
         // sequencer is open; the closer stored the reason (volatile) just before this. A single
         // producer has no atomic instruction to order its claim store before its later load of

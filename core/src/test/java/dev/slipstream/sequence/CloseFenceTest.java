@@ -74,8 +74,9 @@ class CloseFenceTest {
         sequencer.close("shutdown while full");
         assertTrue(done.await(10, TimeUnit.SECONDS));
         assertTrue(thrown.get() instanceof SequencerClosedException, String.valueOf(thrown.get()));
-        assertEquals(3, sequencer.getCursor(), "the waiting producer claimed nothing");
-        assertEquals(3, sequencer.getCloseFence());
+        assertEquals(4, sequencer.getCursor(), "the waiting producer held its claim of 4");
+        assertEquals(3, sequencer.getCloseFence(), "the fence stops below the claim that had no space");
+        assertTrue(thrown.get().getMessage().contains("waiting for space"), thrown.get().getMessage());
         assertEquals(3, sequencer.getHighestPublishedSequence(0, sequencer.getCloseFence()),
                 "everything up to the fence is published: no hole");
     }

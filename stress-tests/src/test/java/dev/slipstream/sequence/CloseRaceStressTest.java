@@ -48,6 +48,25 @@ class CloseRaceStressTest {
     }
 
     @Test
+    void theCheckCatchesAFenceThatCountsClaimsStillWaitingForSpace() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(
+                () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.FENCE_NOT_LOWERED),
+                ROUNDS, BUDGET, 3);
+        System.out.println("fence-not-lowered mutant: " + outcome);
+        assertTrue(outcome.roundsWithStuckProducer() > 0,
+                "a fence above the claims waiting for space was not caught: " + outcome);
+    }
+
+    @Test
+    void theCheckCatchesAWaitingProducerThatGivesUpBelowTheFence() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(
+                () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.WAITER_IGNORES_FENCE),
+                ROUNDS, BUDGET, 3);
+        System.out.println("waiter-ignores-fence mutant: " + outcome);
+        assertTrue(outcome.roundsWithHole() > 0, "a claim abandoned below the fence was not caught: " + outcome);
+    }
+
+    @Test
     void theMutantWithTheFixedClaimButNoFenceCheckLeavesNoHole() throws Exception {
         // the fence check is about acceptance, not holes: this mutant is caught by the model check
         final CloseRace.Outcome outcome = CloseRace.run(

@@ -11,8 +11,22 @@ import java.lang.invoke.VarHandle;
 final class MutantSequencer extends AbstractSequencer {
     /** Which piece of the protocol is missing. */
     enum Bug {
-        /** Claims with fetch-and-add before it knows there is space (the protocol before the fence). */
+        /**
+         * Claims with fetch-and-add before it knows there is space, gives up waiting for space on
+         * any close, and fences at the cursor: the protocol without a close fence.
+         */
         CLAIM_BEFORE_SPACE,
+        /**
+         * The shipped claim by fetch-and-add, but the close fence is the cursor, not lowered below
+         * the claims still waiting for space: those claims are accepted and can never get space.
+         */
+        FENCE_NOT_LOWERED,
+        /**
+         * The shipped claim and fence, but a producer waiting for space gives up as soon as it
+         * sees the close, without looking at the consumers again, even when its claim is at or
+         * below the fence (the close saw its space freed).
+         */
+        WAITER_IGNORES_FENCE,
         /** Claims with a CAS after space is confirmed, but never refuses a claim that raced a close. */
         NO_FENCE_CHECK
     }
@@ -45,6 +59,24 @@ final class MutantSequencer extends AbstractSequencer {
                 waitForSpace(attempt++);   // throws once closed: the claim above is abandoned
             }
             return claimed + n;
+        }
+        if (bug == Bug.FENCE_NOT_LOWERED || bug == Bug.WAITER_IGNORES_FENCE) {
+            checkOpen();
+            final long claimed = cursor.getAndAdd(n);
+            int attempt = 0;
+            while (true) {
+                if (bug == Bug.WAITER_IGNORES_FENCE && isClosed()) {
+                    // gives up before it looks at the consumers again
+                    throw new SequencerClosedException("mutant: waiting claim given up on close");
+                }
+                if (claimed + n - bufferSize <= slowest(claimed)) {
+                    return claimed + n;
+                }
+                if (bug == Bug.FENCE_NOT_LOWERED && isClosed() && claimed + n > getCloseFence()) {
+                    throw new SequencerClosedException("mutant: waiting claim refused");
+                }
+                idleForSpace(attempt++);
+            }
         }
         int attempt = 0;
         while (true) {
@@ -128,7 +160,11 @@ final class MutantSequencer extends AbstractSequencer {
     }
 
     @Override
-    long claimedForClose() {
-        return cursor.get();
+    long fenceForClose() {
+        final long claimed = cursor.get();
+        if (bug == Bug.WAITER_IGNORES_FENCE) {
+            return Math.min(claimed, slowest(claimed) + bufferSize);
+        }
+        return claimed;
     }
 }
