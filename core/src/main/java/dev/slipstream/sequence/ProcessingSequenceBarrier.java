@@ -25,8 +25,8 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
     private final PublishedView publishedView;
     /**
      * Yields before waiting on the strategy behind a claimed, unpublished slot: enough for a
-     * preempted producer to be scheduled and publish, few enough to cost nothing measurable when
-     * the slot stays unpublished (see docs/benchmarks/speed-study.md).
+     * preempted producer to be scheduled and publish, few enough that a slot which stays
+     * unpublished soon reaches the strategy's wait (see docs/benchmarks/speed-study.md).
      */
     private static final int YIELDS_BEFORE_WAIT = 4;
 
@@ -65,7 +65,7 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
     /**
      * The cursor passed {@code sequence} but its producer has not published it yet (it was
      * preempted between claim and publish, or its translator is slow). Waits the way the
-     * strategy waits, on a view of what is published, instead of spinning: producers signal the
+     * strategy waits, on a view of what is published, after a few yields instead of spinning: producers signal the
      * strategy on every publish, so a blocking strategy wakes when the slot is published.
      * Returns what is published from {@code sequence} on, which may still be below it: a caller
      * that holds nothing back (an idle pool worker) may be waiting for a sequence another worker
@@ -80,8 +80,7 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
         for (int i = 0; i < YIELDS_BEFORE_WAIT; i++) {
             Thread.yield();
             checkAlert();
-            // acquire load of the cursor, then the sequencer's acquire reads of the publish marks
-            final long published = sequencer.getHighestPublishedSequence(sequence, cursor.get());
+            final long published = publishedFrom(sequence);
             if (published >= sequence) {
                 return published;
             }
@@ -91,6 +90,12 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
             return hinted;
         }
         // the view is only a wake-up hint: confirm on the sequencer itself
+        return publishedFrom(sequence);
+    }
+
+    /** The highest published sequence from {@code sequence} on, with no gap. */
+    private long publishedFrom(final long sequence) {
+        // acquire load of the cursor, then the sequencer's acquire reads of the publish marks
         return sequencer.getHighestPublishedSequence(sequence, cursor.get());
     }
 
