@@ -65,8 +65,9 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
     /**
      * The cursor passed {@code sequence} but its producer has not published it yet (it was
      * preempted between claim and publish, or its translator is slow). Waits the way the
-     * strategy waits, on a view of what is published, after a few yields instead of spinning: producers signal the
-     * strategy on every publish, so a blocking strategy wakes when the slot is published.
+     * strategy waits, on a view of what is published, after a few yields instead of spinning:
+     * producers signal the strategy on every publish, so a blocking strategy wakes when the slot
+     * is published.
      * Returns what is published from {@code sequence} on, which may still be below it: a caller
      * that holds nothing back (an idle pool worker) may be waiting for a sequence another worker
      * has already taken, and must look again at what to wait for.
