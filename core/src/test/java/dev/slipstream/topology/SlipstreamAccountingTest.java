@@ -201,10 +201,12 @@ class SlipstreamAccountingTest {
     @Test
     void removeStageHaltsAndJoinsBeforeProducersPassItsLastBatch() throws Exception {
         final CountDownLatch release = new CountDownLatch(1);
+        final CountDownLatch inFirstBatch = new CountDownLatch(1);
         final AtomicLong seenBySlow = new AtomicLong();
         final EventHandler<TestEvent> slow = (event, sequence, end) -> {
             seenBySlow.incrementAndGet();
             if (sequence == 0) {
+                inFirstBatch.countDown();
                 await(release);
             }
         };
@@ -218,6 +220,9 @@ class SlipstreamAccountingTest {
         });
         producer.start();
         Await.until("the ring is full behind the slow stage", () -> s.ringBuffer().remainingCapacity() <= 0);
+        // the slow stage must be inside its batch before the halt: halted before its thread reads
+        // event 0, it would end with nothing read, and re-gating would then be right to let producers on
+        await(inFirstBatch);
         final long cursorBefore = s.ringBuffer().getCursor();
         final AtomicReference<StageRemoval> removal = new AtomicReference<>();
         final Thread remover = new Thread(() -> removal.set(s.removeStage(s.stage("slow"), Duration.ofSeconds(20))));
