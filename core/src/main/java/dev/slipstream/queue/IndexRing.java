@@ -271,13 +271,25 @@ final class IndexRing extends IndexRingPad3 {
         // volatile load: sees the enqueuer's CAS and, through it, the data it published
         final long entry = (long) ENTRIES.getVolatile(entries, j);
         if ((entry | cycleMask) == cycleWord(h) && (entry & entryMask) != entryMask) {
-            // volatile OR: marks the entry consumed keeping cycle and IsSafe, which a late
-            // dequeuer of the next lap may be clearing at this very moment (a plain store would
-            // undo that and lose an element)
-            ENTRIES.getAndBitwiseOr(entries, j, (long) entryMask);
+            markConsumed(entries, j, entry);
             return (int) (entry & entryMask);
         }
         return dequeueSlow(h, entry);
+    }
+
+    /**
+     * Marks entry {@code j}, read as {@code entry} holding this dequeuer's index, consumed: its
+     * index becomes ⊥, its cycle and IsSafe stay. This is the paper's atomic OR with ⊥, done as an
+     * atomic add of {@code ⊥ - index}: while the entry holds an index, no other thread changes its
+     * index bits (enqueuers write only over ⊥, a late dequeuer of the next lap only clears
+     * IsSafe), so the add turns exactly those bits to ⊥ with no carry into IsSafe or the cycle.
+     * An add whose result is unused is one locked instruction, where an OR that returns the old
+     * word is a load and a CAS loop.
+     */
+    private void markConsumed(final long[] e, final int j, final long entry) {
+        // volatile add: keeps cycle and IsSafe, which a late dequeuer of the next lap may be
+        // clearing at this very moment (a plain store would undo that and lose an element)
+        ENTRIES.getAndAdd(e, j, (long) entryMask - (entry & entryMask));
     }
 
     /**
@@ -294,8 +306,7 @@ final class IndexRing extends IndexRingPad3 {
                 final long diff = (entry | cycleMask) - hCycle;
                 if (diff == 0) {
                     if ((entry & entryMask) != entryMask) {
-                        // volatile OR: as in dequeue(), keeps cycle and IsSafe
-                        ENTRIES.getAndBitwiseOr(e, j, (long) entryMask);
+                        markConsumed(e, j, entry);
                         return (int) (entry & entryMask);
                     }
                     break; // ⊥ in our own lap: nothing to take (defensive, no path writes it first)

@@ -191,7 +191,7 @@ class Scq {
         VarHandle.acquireFence();
         // unchanged entry: nobody consumed p meanwhile, so data[i] was not yet handed to a later
         // producer and e is the element of position p (a consumed entry never comes back: the
-        // consumer's atomic OR leaves it ⊥ until a later lap's cycle is written)
+        // consumer's atomic add leaves it ⊥ until a later lap's cycle is written)
         return e != null && aq.entryAt(p) == entry ? e : null;
     }
 
