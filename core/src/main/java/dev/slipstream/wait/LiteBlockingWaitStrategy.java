@@ -35,12 +35,14 @@ abstract class LiteBlockingRhsPadding extends LiteBlockingFlag {
 }
 
 /**
- * A {@link BlockingWaitStrategy} whose producers take the lock only when a consumer is actually
- * asleep: a waiter raises a "signal needed" flag before it sleeps, and a producer reads that
- * flag (one load, no write while it is down) instead of locking on every publish. Use it where
- * you would use the blocking strategy but producers publish often and consumers are usually
- * busy; it costs nothing while idle (consumers sleep on a condition), and a slow upstream stage
- * is waited for with spin, then yield, then short parks.
+ * A blocking strategy that signals a sleeping consumer once: a waiter raises a "signal needed"
+ * flag before it sleeps on a {@code ReentrantLock} condition, and the first producer to see the
+ * flag up clears it and signals; later publishes read the flag (one load, no write while it is
+ * down) and skip the lock until a consumer sleeps again. {@link BlockingWaitStrategy} skips its
+ * monitor the same way while nobody sleeps, but takes it on every publish while someone does,
+ * and never allocates; this one takes the lock once per sleep, and a contended lock or an
+ * {@code await} allocates a queue node on JDK 17. It costs nothing while idle, and a slow
+ * upstream stage is waited for with spin, then yield, then short parks.
  *
  * <pre>{@code
  * RingBuffer<Order> ring =

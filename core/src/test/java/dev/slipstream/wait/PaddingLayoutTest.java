@@ -38,6 +38,11 @@ class PaddingLayoutTest {
     }
 
     @Test
+    void theBlockingSleeperCountIsPadded() {
+        assertAlone(BlockingWaitStrategy.class, "sleepers");
+    }
+
+    @Test
     void theLiteBlockingFlagIsPadded() {
         assertAlone(LiteBlockingWaitStrategy.class, "signalNeeded");
     }

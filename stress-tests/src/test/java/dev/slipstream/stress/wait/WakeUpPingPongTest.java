@@ -62,4 +62,19 @@ class WakeUpPingPongTest {
         }
         fail("the lost wake-up mutant completed every round trip of 20 attempts");
     }
+
+    @Test
+    void theHarnessCatchesABlockingStrategyThatZeroesItsSleeperCountOutsideTheMonitor() throws Exception {
+        // BlockingWaitStrategy's signaller zeroes the count under the monitor; this copy does it
+        // after releasing it, so a consumer that went back to sleep in between loses its count
+        for (int attempt = 1; attempt <= 20; attempt++) {
+            final long completed = PingPong.run(ResetAfterReleaseBlockingWait::new, ROUND_TRIPS, TimeUnit.SECONDS.toNanos(3));
+            if (completed < ROUND_TRIPS) {
+                System.out.println("reset-after-release mutant stopped after " + completed
+                        + " round trips, attempt " + attempt);
+                return;
+            }
+        }
+        fail("the reset-after-release mutant completed every round trip of 20 attempts");
+    }
 }
