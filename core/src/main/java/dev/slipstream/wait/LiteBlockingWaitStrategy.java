@@ -38,10 +38,10 @@ abstract class LiteBlockingRhsPadding extends LiteBlockingFlag {
  * A blocking strategy that signals a sleeping consumer once: a waiter raises a "signal needed"
  * flag before it sleeps on a {@code ReentrantLock} condition, and the first producer to see the
  * flag up clears it and signals; later publishes read the flag (one load, no write while it is
- * down) and skip the lock until a consumer sleeps again. {@link BlockingWaitStrategy} skips its
- * monitor the same way while nobody sleeps, but takes it on every publish while someone does,
- * and never allocates; this one takes the lock once per sleep, and a contended lock or an
- * {@code await} allocates a queue node on JDK 17. It costs nothing while idle, and a slow
+ * down) and skip the lock until a consumer sleeps again. {@link BlockingWaitStrategy} works the
+ * same way with a sleeper count on a monitor, never allocates, and is the one to prefer; this one
+ * is for code that wants a {@code ReentrantLock}, whose contended {@code lock} and whose
+ * {@code await} allocate a queue node on JDK 17. It costs nothing while idle, and a slow
  * upstream stage is waited for with spin, then yield, then short parks.
  *
  * <pre>{@code
