@@ -43,6 +43,11 @@ class PaddingLayoutTest {
     }
 
     @Test
+    void theTimeoutBlockingSleeperCountIsPadded() {
+        assertAlone(TimeoutBlockingWaitStrategy.class, "sleepers");
+    }
+
+    @Test
     void theLiteBlockingFlagIsPadded() {
         assertAlone(LiteBlockingWaitStrategy.class, "signalNeeded");
     }
