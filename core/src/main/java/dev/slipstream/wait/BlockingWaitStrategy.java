@@ -5,26 +5,6 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-
-abstract class BlockingLhsPadding {
-    int p00;
-    long p01, p02, p03, p04, p05, p06, p07;
-}
-
-abstract class BlockingSleepers extends BlockingLhsPadding {
-    /**
-     * Consumers that went to sleep since the last signal (more after a spurious wake-up, never
-     * fewer); changed only under the monitor.
-     */
-    volatile long sleepers;
-}
-
-abstract class BlockingRhsPadding extends BlockingSleepers {
-    long p11, p12, p13, p14, p15, p16, p17;
-}
-
 /**
  * Sleeps on a monitor until a producer signals a publication, and costs nothing
  * while idle: the choice when CPU matters more than latency (shared machines, many pipelines,
@@ -43,22 +23,15 @@ abstract class BlockingRhsPadding extends BlockingSleepers {
  *         RingBuffer.createMultiProducer(LogLine::new, 4096, new BlockingWaitStrategy());
  * }</pre>
  */
-public final class BlockingWaitStrategy extends BlockingRhsPadding implements WaitStrategy {
-    private static final VarHandle SLEEPERS;
-
-    static {
-        try {
-            SLEEPERS = MethodHandles.lookup().findVarHandle(BlockingSleepers.class, "sleepers", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
+public final class BlockingWaitStrategy implements WaitStrategy {
     /**
      * A plain monitor rather than a {@code ReentrantLock}: on JDK 17 a contended lock and every
      * {@code Condition.await} allocate a queue node, which would put garbage on the hot path.
      */
     private final Object mutex = new Object();
+
+    /** Who sleeps on the monitor; see {@link SleeperCount} for the handshake and its ordering. */
+    private final SleeperCount sleepers = new SleeperCount();
 
     /** Creates the strategy; share one instance between a ring and all its barriers. */
     public BlockingWaitStrategy() {
@@ -71,24 +44,16 @@ public final class BlockingWaitStrategy extends BlockingRhsPadding implements Wa
         if (cursor.get() < sequence) {
             synchronized (mutex) {
                 while (true) {
-                    // volatile store of the count, full fence, then the volatile re-check of the
-                    // cursor: a StoreLoad pair with signalAllWhenBlocking, which stores the cursor
-                    // (or the alert), fences and reads the count. Either this re-check sees the
-                    // publish, or the producer sees the count and signals; it signals under the
-                    // monitor, so not before wait() below has released it. The fence keeps the
-                    // order when the given cursor's getVolatile() is only an acquire load (a view
-                    // over the sequencer).
-                    SLEEPERS.setVolatile(this, sleepers + 1L);
-                    VarHandle.fullFence();
+                    // counted in before the last look at the cursor: either this look sees the
+                    // publish, or the producer sees the count and signals under the monitor, so
+                    // not before wait() below has released it
+                    sleepers.countIn();
                     if (cursor.getVolatile() >= sequence) {
-                        // not sleeping after all: take this round's count back. A signaller
-                        // resets the count only under the monitor, held here since the count
-                        // went up, so this round's count is still in it.
-                        SLEEPERS.setVolatile(this, sleepers - 1L);
+                        sleepers.countOut();
                         break;
                     }
                     if (barrier.isAlerted()) {
-                        SLEEPERS.setVolatile(this, sleepers - 1L);
+                        sleepers.countOut();
                         barrier.checkAlert();
                     }
                     // A signaller zeroes the count as it wakes the whole wait set, so a woken
@@ -107,13 +72,9 @@ public final class BlockingWaitStrategy extends BlockingRhsPadding implements Wa
      */
     @Override
     public void signalAllWhenBlocking() {
-        // full fence (StoreLoad): the caller's publishing store is visible before the count is read
-        VarHandle.fullFence();
-        if ((long) SLEEPERS.getVolatile(this) != 0L) {
+        if (sleepers.anyAsleep()) {
             synchronized (mutex) {
-                // volatile store under the monitor: every sleeper is woken here, so until one of
-                // them (or another consumer) counts itself again, publishes skip the monitor
-                SLEEPERS.setVolatile(this, 0L);
+                sleepers.reset();
                 mutex.notifyAll();
             }
         }

@@ -6,29 +6,10 @@ import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
 import dev.slipstream.sequence.WaitStrategy;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-
-abstract class TimeoutBlockingLhsPadding {
-    int p00;
-    long p01, p02, p03, p04, p05, p06, p07;
-}
-
-abstract class TimeoutBlockingSleepers extends TimeoutBlockingLhsPadding {
-    /**
-     * Consumers that went to sleep since the last signal (more after a timeout or a spurious
-     * wake-up, never fewer); changed only under the lock.
-     */
-    volatile long sleepers;
-}
-
-abstract class TimeoutBlockingRhsPadding extends TimeoutBlockingSleepers {
-    long p11, p12, p13, p14, p15, p16, p17;
-}
 
 /**
  * Waits like {@link BlockingWaitStrategy} (asleep on a condition, no CPU while idle) but gives
@@ -47,20 +28,11 @@ abstract class TimeoutBlockingRhsPadding extends TimeoutBlockingSleepers {
  * };
  * }</pre>
  */
-public final class TimeoutBlockingWaitStrategy extends TimeoutBlockingRhsPadding implements WaitStrategy {
-    private static final VarHandle SLEEPERS;
-
-    static {
-        try {
-            SLEEPERS = MethodHandles.lookup()
-                    .findVarHandle(TimeoutBlockingSleepers.class, "sleepers", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
+public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();
+    /** Who sleeps on the condition; see {@link SleeperCount} for the handshake and its ordering. */
+    private final SleeperCount sleepers = new SleeperCount();
     private final long timeoutNanos;
 
     /**
@@ -100,25 +72,20 @@ public final class TimeoutBlockingWaitStrategy extends TimeoutBlockingRhsPadding
             lock.lock();
             try {
                 while (true) {
-                    // volatile store of the count, full fence, then the volatile re-check of the
-                    // cursor: the StoreLoad pair of BlockingWaitStrategy. Either this re-check sees
-                    // the publish, or the producer sees the count and signals under the lock, so
-                    // not before awaitNanos() below has released it.
-                    SLEEPERS.setVolatile(this, sleepers + 1L);
-                    VarHandle.fullFence();
+                    // counted in before the last look at the cursor, as in BlockingWaitStrategy:
+                    // the producer signals under the lock, so not before awaitNanos() releases it
+                    sleepers.countIn();
                     if (cursor.getVolatile() >= sequence) {
-                        // not sleeping after all: take this round's count back (a signaller zeroes
-                        // the count only under the lock, held here since the count went up)
-                        SLEEPERS.setVolatile(this, sleepers - 1L);
+                        sleepers.countOut();
                         break;
                     }
                     if (barrier.isAlerted()) {
-                        SLEEPERS.setVolatile(this, sleepers - 1L);
+                        sleepers.countOut();
                         barrier.checkAlert();
                     }
                     final long left = deadline - System.nanoTime();
                     if (left <= 0) {
-                        SLEEPERS.setVolatile(this, sleepers - 1L);
+                        sleepers.countOut();
                         throw TimeoutException.INSTANCE;
                     }
                     // A signaller zeroes the count as it wakes every waiter, so a woken thread
@@ -139,14 +106,10 @@ public final class TimeoutBlockingWaitStrategy extends TimeoutBlockingRhsPadding
      */
     @Override
     public void signalAllWhenBlocking() {
-        // full fence (StoreLoad): the caller's publishing store is visible before the count is read
-        VarHandle.fullFence();
-        if ((long) SLEEPERS.getVolatile(this) != 0L) {
+        if (sleepers.anyAsleep()) {
             lock.lock();
             try {
-                // volatile store under the lock: every sleeper is woken here, so until one of them
-                // (or another consumer) counts itself again, publishes skip the lock
-                SLEEPERS.setVolatile(this, 0L);
+                sleepers.reset();
                 published.signalAll();
             } finally {
                 lock.unlock();

@@ -38,13 +38,8 @@ class PaddingLayoutTest {
     }
 
     @Test
-    void theBlockingSleeperCountIsPadded() {
-        assertAlone(BlockingWaitStrategy.class, "sleepers");
-    }
-
-    @Test
-    void theTimeoutBlockingSleeperCountIsPadded() {
-        assertAlone(TimeoutBlockingWaitStrategy.class, "sleepers");
+    void theBlockingStrategiesSleeperCountIsPadded() {
+        assertAlone(SleeperCount.class, "sleepers");
     }
 
     @Test

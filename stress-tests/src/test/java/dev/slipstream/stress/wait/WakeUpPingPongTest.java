@@ -51,30 +51,26 @@ class WakeUpPingPongTest {
 
     @Test
     void theHarnessCatchesAStrategyThatReChecksBeforeItAnnouncesItself() throws Exception {
-        // each attempt is a fresh pair of rings; one lost wake-up in any attempt is the catch
-        for (int attempt = 1; attempt <= 20; attempt++) {
-            final long completed = PingPong.run(LateRegisteringWait::new, ROUND_TRIPS, TimeUnit.SECONDS.toNanos(3));
-            if (completed < ROUND_TRIPS) {
-                System.out.println("late-registering mutant stopped after " + completed
-                        + " round trips, attempt " + attempt);
-                return;
-            }
-        }
-        fail("the lost wake-up mutant completed every round trip of 20 attempts");
+        assertCaught("late-registering", LateRegisteringWait::new);
     }
 
     @Test
     void theHarnessCatchesABlockingStrategyThatZeroesItsSleeperCountOutsideTheMonitor() throws Exception {
         // BlockingWaitStrategy's signaller zeroes the count under the monitor; this copy does it
         // after releasing it, so a consumer that went back to sleep in between loses its count
+        assertCaught("reset-after-release", ResetAfterReleaseBlockingWait::new);
+    }
+
+    /** Runs the harness on a mutant until it loses a wake-up; fails if 20 attempts all complete. */
+    private static void assertCaught(final String mutant, final Supplier<WaitStrategy> strategy) throws Exception {
+        // each attempt is a fresh pair of rings; one lost wake-up in any attempt is the catch
         for (int attempt = 1; attempt <= 20; attempt++) {
-            final long completed = PingPong.run(ResetAfterReleaseBlockingWait::new, ROUND_TRIPS, TimeUnit.SECONDS.toNanos(3));
+            final long completed = PingPong.run(strategy, ROUND_TRIPS, TimeUnit.SECONDS.toNanos(3));
             if (completed < ROUND_TRIPS) {
-                System.out.println("reset-after-release mutant stopped after " + completed
-                        + " round trips, attempt " + attempt);
+                System.out.println(mutant + " mutant stopped after " + completed + " round trips, attempt " + attempt);
                 return;
             }
         }
-        fail("the reset-after-release mutant completed every round trip of 20 attempts");
+        fail("the " + mutant + " mutant completed every round trip of 20 attempts");
     }
 }
