@@ -15,7 +15,7 @@ public final class Topologies {
      * Creates (but does not start) a topology.
      *
      * @param shape the topology
-     * @param impl slipstream, lmax or abq
+     * @param impl slipstream (core classes), dsl (the {@code Slipstream} builder), lmax or abq
      * @param wait the wait strategy name
      * @param ringSize ring size (and queue capacity)
      * @return the topology
@@ -24,10 +24,11 @@ public final class Topologies {
     public static Topology create(final Shape shape, final String impl, final String wait, final int ringSize) {
         return switch (impl) {
             case "slipstream" -> new SlipstreamTopology(shape, wait, ringSize);
+            case "dsl" -> new DslTopology(shape, wait, ringSize);
             case "lmax" -> new LmaxTopology(shape, wait, ringSize);
             case "abq" -> new QueueTopology(shape, wait, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
-                    + "'; expected slipstream, lmax or abq");
+                    + "'; expected slipstream, dsl, lmax or abq");
         };
     }
 }

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class UnicastThroughput {
-    /** slipstream, lmax or abq. */
+    /** slipstream, lmax or abq; also dsl (the {@code Slipstream} builder) when named with {@code -p impl=dsl}. */
     @Param({"slipstream", "lmax", "abq"})
     public String impl;
 

@@ -1,0 +1,97 @@
+package dev.slipstream.bench.throughput;
+
+import dev.slipstream.bench.support.ValueEvent;
+import dev.slipstream.bench.wait.SlipWaits;
+import dev.slipstream.ring.ProducerType;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.topology.Slipstream;
+import dev.slipstream.topology.StageGroup;
+import java.time.Duration;
+
+/**
+ * Slipstream through its public DSL: the five topologies built with {@link Slipstream}'s builder
+ * and {@code handleEventsWith / then}, as a user writes them, with the same handlers as
+ * {@link SlipstreamTopology} and the same {@code next / get / publish} producer loop (on
+ * {@link Slipstream#ringBuffer()}). Compared with {@link SlipstreamTopology}, it shows what the
+ * DSL adds on the hot path: the wait strategy wrapped so that added stages are signalled too,
+ * and the library's default producer wait.
+ *
+ * <pre>{@code
+ * Topology t = new DslTopology(Shape.DIAMOND, "yielding", 65536);
+ * }</pre>
+ */
+public final class DslTopology extends AbstractTopology {
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Slipstream<ValueEvent> pipeline;
+    private final RingBuffer<ValueEvent> ring;
+
+    /**
+     * Builds the pipeline; no thread runs until {@link #start()}.
+     *
+     * @param shape the topology
+     * @param wait the wait strategy name (see {@link SlipWaits})
+     * @param ringSize the ring size, a power of two
+     */
+    public DslTopology(final Shape shape, final String wait, final int ringSize) {
+        super(shape, "slipstream-dsl");
+        pipeline = Slipstream.builder(ValueEvent::new)
+                .name("dsl-" + shape.id())
+                .ringSize(ringSize)
+                .producers(shape.producers() > 1 ? ProducerType.MULTI : ProducerType.SINGLE)
+                .waitStrategy(SlipWaits.create(wait))
+                .threadFactory(r -> {
+                    final Thread t = new Thread(r);
+                    t.setDaemon(true);
+                    return t;
+                })
+                .build();
+        switch (shape) {
+            case UNICAST -> pipeline.handleEventsWith(new SlipstreamTopology.SinkHandler(sinks[0]));
+            case SEQUENCER -> pipeline.handleEventsWith(new SlipstreamTopology.OrderedSinkHandler(sinks[0]));
+            case PIPELINE -> pipeline.handleEventsWith(new SlipstreamTopology.PipelineA())
+                    .then(new SlipstreamTopology.PipelineB())
+                    .then(new SlipstreamTopology.PipelineC(sinks[0]));
+            case MULTICAST -> pipeline.handleEventsWith(new SlipstreamTopology.SinkHandler(sinks[0]),
+                    new SlipstreamTopology.SinkHandler(sinks[1]), new SlipstreamTopology.SinkHandler(sinks[2]));
+            case DIAMOND -> {
+                final StageGroup<ValueEvent> ab = pipeline.handleEventsWith(new SlipstreamTopology.DiamondA(),
+                        new SlipstreamTopology.DiamondB());
+                ab.then(new SlipstreamTopology.DiamondC(sinks[0]));
+            }
+            default -> throw new IllegalArgumentException("unknown shape " + shape);
+        }
+        ring = pipeline.ringBuffer();
+    }
+
+    @Override
+    protected void publishRange(final int producer, final long first, final int n) {
+        final RingBuffer<ValueEvent> rb = ring;
+        final long end = first + n;
+        for (long v = first; v < end; v++) {
+            final long seq = rb.next();
+            final ValueEvent e = rb.get(seq);
+            e.value = v;
+            e.producer = producer;
+            rb.publish(seq);
+        }
+    }
+
+    @Override
+    protected void abort(final Throwable cause) {
+        // producers waiting for space throw SequencerClosedException instead of waiting forever
+        ring.close("a producer failed: " + cause);
+    }
+
+    @Override
+    protected void startStages() {
+        pipeline.start();
+    }
+
+    @Override
+    protected void stopStages() {
+        // every published event has been consumed when a batch returns: nothing is left to drain,
+        // and a shutdown that leaves something behind fails the benchmark
+        pipeline.shutdown(STOP_TIMEOUT).requireClean();
+    }
+}
