@@ -66,21 +66,12 @@ public final class DslTopology extends AbstractTopology {
 
     @Override
     protected void publishRange(final int producer, final long first, final int n) {
-        final RingBuffer<ValueEvent> rb = ring;
-        final long end = first + n;
-        for (long v = first; v < end; v++) {
-            final long seq = rb.next();
-            final ValueEvent e = rb.get(seq);
-            e.value = v;
-            e.producer = producer;
-            rb.publish(seq);
-        }
+        SlipstreamTopology.publishOn(ring, producer, first, n);
     }
 
     @Override
     protected void abort(final Throwable cause) {
-        // producers waiting for space throw SequencerClosedException instead of waiting forever
-        ring.close("a producer failed: " + cause);
+        SlipstreamTopology.closeOnFailure(ring, cause);
     }
 
     @Override

@@ -72,7 +72,19 @@ public final class SlipstreamTopology extends AbstractTopology {
 
     @Override
     protected void publishRange(final int producer, final long first, final int n) {
-        final RingBuffer<ValueEvent> rb = ring;
+        publishOn(ring, producer, first, n);
+    }
+
+    @Override
+    protected void abort(final Throwable cause) {
+        closeOnFailure(ring, cause);
+    }
+
+    /**
+     * The producer loop of every Slipstream side: claims, fills and publishes one event at a time
+     * ({@code next / get / publish}), exactly as the LMAX side does.
+     */
+    static void publishOn(final RingBuffer<ValueEvent> rb, final int producer, final long first, final int n) {
         final long end = first + n;
         for (long v = first; v < end; v++) {
             final long seq = rb.next();
@@ -83,10 +95,9 @@ public final class SlipstreamTopology extends AbstractTopology {
         }
     }
 
-    @Override
-    protected void abort(final Throwable cause) {
-        // producers waiting for space throw SequencerClosedException instead of waiting forever
-        ring.close("a producer failed: " + cause);
+    /** Closes the ring so that producers waiting for space throw instead of waiting forever. */
+    static void closeOnFailure(final RingBuffer<ValueEvent> rb, final Throwable cause) {
+        rb.close("a producer failed: " + cause);
     }
 
     @Override
