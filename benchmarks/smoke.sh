@@ -11,6 +11,8 @@
 #    write its percentile line and .hlog file.
 # 4. One tiny run of the Aeron bridge benchmark per implementation (raw, bridge) and mode
 #    (throughput, latency) must exit 0.
+# 5. One tiny continuous-stream run (ContinuousThroughput) per topology and implementation must
+#    exit 0 and print its RESULT line (a checksum mismatch throws).
 #
 # Environment: JAVA (default: java on PATH), SMOKE_JMH_ARGS (extra JMH arguments),
 # SMOKE_OUT (keep the output there instead of a temporary directory).
@@ -93,4 +95,19 @@ for impl in raw bridge; do
     done
 done
 cat "$OUT/aeron.log"
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $((SECONDS - start)) s)"
+# The continuous stream: every topology, every implementation, a tiny pass (checksums checked).
+continuous=0
+for shape in unicast pipeline sequencer multicast diamond; do
+    for impl in dsl slipstream lmax abq; do
+        if ! "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.throughput.ContinuousThroughput "$shape" "$impl" yielding \
+                -events 30000 -warmups 1 -passes 1 -ringSize 1024 > "$OUT/continuous.log" 2>&1 \
+                || ! grep -q '^RESULT' "$OUT/continuous.log"; then
+            cat "$OUT/continuous.log" >&2
+            echo "smoke: FAILED: continuous run $shape $impl" >&2
+            exit 1
+        fi
+        continuous=$((continuous + 1))
+    done
+done
+echo "smoke: $continuous continuous-stream runs"
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $((SECONDS - start)) s)"

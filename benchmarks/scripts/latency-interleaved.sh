@@ -7,8 +7,9 @@
 #
 # Usage: benchmarks/scripts/latency-interleaved.sh ROUNDS RATES SIDE...
 #   RATES is a comma-separated list of events per second, e.g. 10000,100000,1000000
-#   SIDE is LABEL=IMPL:WAIT, e.g. hybrid=slipstream:hybrid lite=slipstream:liteblocking
-#   env JAR:  the benchmarks jar (default: benchmarks/target/benchmarks.jar)
+#   SIDE is LABEL=IMPL:WAIT[:JAR], e.g. hybrid=slipstream:hybrid lite=slipstream:liteblocking
+#        or before=slipstream:yielding:/tmp/old-benchmarks.jar (a side's own benchmarks jar)
+#   env JAR:  the benchmarks jar of sides that name none (default: benchmarks/target/benchmarks.jar)
 #   env LATENCY_OPTS: extra LatencyMain options (default "--warmup-ms 1000 --measure-ms 2000")
 #   env KEEP: copy every run's latency.tsv into this directory
 # Example:
@@ -23,10 +24,11 @@ out=$(mktemp -d)
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 | head -1)"
 for ((r = 1; r <= rounds; r++)); do
     for side in "${sides[@]}"; do
-        label=${side%%=*}; rest=${side#*=}; impl=${rest%%:*}; wait=${rest#*:}
+        label=${side%%=*}; rest=${side#*=}; impl=${rest%%:*}; wait=${rest#*:}; side_jar=$jar
+        if [[ $wait == *:* ]]; then side_jar=${wait#*:}; wait=${wait%%:*}; fi
         mkdir -p "$out/$label-$r"
         # shellcheck disable=SC2086
-        java -cp "$jar" dev.slipstream.bench.latency.LatencyMain --mode oneway --impl "$impl" \
+        java -cp "$side_jar" dev.slipstream.bench.latency.LatencyMain --mode oneway --impl "$impl" \
             --wait "$wait" --topology unicast --rates "$rates" $opts --out "$out/$label-$r" \
             > "$out/$label-$r/log" 2>&1 || { echo "FAILED: $label round $r (see $out/$label-$r/log)"; exit 1; }
     done

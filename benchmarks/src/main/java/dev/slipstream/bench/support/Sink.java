@@ -15,7 +15,6 @@ abstract class SinkFields extends SinkLhsPadding {
     protected long seen;
     protected long orderErrors;
     protected long published;
-    protected long batches;
 }
 
 /** Padding after the sink's fields. */
@@ -49,9 +48,6 @@ public final class Sink extends SinkRhsPadding {
             throw new ExceptionInInitializerError(e);
         }
     }
-
-    /** {@code -Dbench.countBatches=true}: count the batches the last stage sees (diagnostics). */
-    public static final boolean COUNT_BATCHES = Boolean.getBoolean("bench.countBatches");
 
     private final long[] lastByProducer;
 
@@ -94,26 +90,6 @@ public final class Sink extends SinkRhsPadding {
         }
         last[producer] = x;
         add(x);
-    }
-
-    /**
-     * Counts a batch end when diagnostics are on; compiles away otherwise (a static final flag).
-     *
-     * @param endOfBatch the handler's end-of-batch flag
-     */
-    public void endOfBatch(final boolean endOfBatch) {
-        if (COUNT_BATCHES && endOfBatch) {
-            batches++;
-        }
-    }
-
-    /**
-     * Batches seen, when {@link #COUNT_BATCHES} is on; read after {@link #await}.
-     *
-     * @return the number of batch ends
-     */
-    public long batches() {
-        return batches;
     }
 
     /**

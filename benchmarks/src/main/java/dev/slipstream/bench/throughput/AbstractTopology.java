@@ -1,5 +1,6 @@
 package dev.slipstream.bench.throughput;
 
+import dev.slipstream.bench.support.BatchCount;
 import dev.slipstream.bench.support.FailureSource;
 import dev.slipstream.bench.support.Sink;
 import dev.slipstream.bench.support.Work;
@@ -29,6 +30,8 @@ public abstract class AbstractTopology implements Topology, FailureSource {
     protected final Shape shape;
     /** The last stages; one, or three for multicast. */
     protected final Sink[] sinks;
+    /** One batch counter per stage, in the order of {@link Shape#stageNames()}. */
+    protected final BatchCount[] stageCounts;
     private final String label;
     private final long[] nextValue;
     private final long[] sumBefore;
@@ -48,6 +51,10 @@ public abstract class AbstractTopology implements Topology, FailureSource {
         sinks = new Sink[lastStages];
         for (int i = 0; i < lastStages; i++) {
             sinks[i] = new Sink(shape.producers());
+        }
+        stageCounts = new BatchCount[shape.consumers()];
+        for (int i = 0; i < stageCounts.length; i++) {
+            stageCounts[i] = new BatchCount();
         }
         nextValue = new long[shape.producers()];
         for (int p = 0; p < nextValue.length; p++) {
@@ -139,6 +146,11 @@ public abstract class AbstractTopology implements Topology, FailureSource {
     }
 
     @Override
+    public final BatchCount[] stageCounts() {
+        return stageCounts.clone();
+    }
+
+    @Override
     public final Throwable failure() {
         return crew == null ? null : crew.failure();
     }
@@ -149,10 +161,6 @@ public abstract class AbstractTopology implements Topology, FailureSource {
             crew.stop();
         }
         stopStages();
-        if (Sink.COUNT_BATCHES && sinks[0].batches() > 0) {
-            System.out.printf(java.util.Locale.ROOT, "%n[%s] last stage: %.1f events per batch%n", label,
-                    sinks[0].count() / (double) sinks[0].batches());
-        }
     }
 
     /**

@@ -5,13 +5,12 @@ import dev.slipstream.bench.wait.SlipWaits;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.topology.Slipstream;
-import dev.slipstream.topology.StageGroup;
 import java.time.Duration;
 
 /**
  * Slipstream through its public DSL: the five topologies built with {@link Slipstream}'s builder
  * and {@code handleEventsWith / then}, as a user writes them, with the same handlers as
- * {@link SlipstreamTopology} and the same {@code next / get / publish} producer loop (on
+ * {@link SlipstreamTopology} ({@link StageHandlers}) and the same {@code next / get / publish} producer loop (on
  * {@link Slipstream#ringBuffer()}). Compared with {@link SlipstreamTopology}, it shows what the
  * DSL adds on the hot path: the wait strategy wrapped so that added stages are signalled too,
  * and the library's default producer wait.
@@ -46,19 +45,12 @@ public final class DslTopology extends AbstractTopology {
                     return t;
                 })
                 .build();
+        final StageHandlers.Stage[] stages = StageHandlers.forShape(shape, stageCounts, sinks);
         switch (shape) {
-            case UNICAST -> pipeline.handleEventsWith(new SlipstreamTopology.SinkHandler(sinks[0]));
-            case SEQUENCER -> pipeline.handleEventsWith(new SlipstreamTopology.OrderedSinkHandler(sinks[0]));
-            case PIPELINE -> pipeline.handleEventsWith(new SlipstreamTopology.PipelineA())
-                    .then(new SlipstreamTopology.PipelineB())
-                    .then(new SlipstreamTopology.PipelineC(sinks[0]));
-            case MULTICAST -> pipeline.handleEventsWith(new SlipstreamTopology.SinkHandler(sinks[0]),
-                    new SlipstreamTopology.SinkHandler(sinks[1]), new SlipstreamTopology.SinkHandler(sinks[2]));
-            case DIAMOND -> {
-                final StageGroup<ValueEvent> ab = pipeline.handleEventsWith(new SlipstreamTopology.DiamondA(),
-                        new SlipstreamTopology.DiamondB());
-                ab.then(new SlipstreamTopology.DiamondC(sinks[0]));
-            }
+            case UNICAST, SEQUENCER -> pipeline.handleEventsWith(stages[0]);
+            case PIPELINE -> pipeline.handleEventsWith(stages[0]).then(stages[1]).then(stages[2]);
+            case MULTICAST -> pipeline.handleEventsWith(stages[0], stages[1], stages[2]);
+            case DIAMOND -> pipeline.handleEventsWith(stages[0], stages[1]).then(stages[2]);
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
         ring = pipeline.ringBuffer();

@@ -6,9 +6,7 @@ import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
-import dev.slipstream.bench.support.Sink;
 import dev.slipstream.bench.support.ValueEvent;
-import dev.slipstream.bench.support.Work;
 import dev.slipstream.bench.wait.LmaxWaits;
 
 import java.util.ArrayList;
@@ -41,23 +39,23 @@ public final class LmaxTopology extends AbstractTopology {
                 : RingBuffer.createSingleProducer(ValueEvent::new, ringSize, LmaxWaits.create(wait));
         final BatchEventProcessorBuilder builder = new BatchEventProcessorBuilder();
         final SequenceBarrier root = ring.newBarrier();
+        final StageHandlers.Stage[] stages = StageHandlers.forShape(shape, stageCounts, sinks);
         switch (shape) {
-            case UNICAST -> gate(add(builder, root, new SinkHandler(sinks[0])));
-            case SEQUENCER -> gate(add(builder, root, new OrderedSinkHandler(sinks[0])));
+            case UNICAST, SEQUENCER -> gate(add(builder, root, stages[0]));
             case PIPELINE -> {
-                final Sequence a = add(builder, root, new PipelineA());
-                final Sequence b = add(builder, ring.newBarrier(a), new PipelineB());
-                gate(add(builder, ring.newBarrier(b), new PipelineC(sinks[0])));
+                final Sequence a = add(builder, root, stages[0]);
+                final Sequence b = add(builder, ring.newBarrier(a), stages[1]);
+                gate(add(builder, ring.newBarrier(b), stages[2]));
             }
             case MULTICAST -> {
-                for (Sink s : sinks) {
-                    gate(add(builder, root, new SinkHandler(s)));
+                for (StageHandlers.Stage stage : stages) {
+                    gate(add(builder, root, stage));
                 }
             }
             case DIAMOND -> {
-                final Sequence a = add(builder, root, new DiamondA());
-                final Sequence b = add(builder, root, new DiamondB());
-                gate(add(builder, ring.newBarrier(a, b), new DiamondC(sinks[0])));
+                final Sequence a = add(builder, root, stages[0]);
+                final Sequence b = add(builder, root, stages[1]);
+                gate(add(builder, ring.newBarrier(a, b), stages[2]));
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
@@ -101,97 +99,5 @@ public final class LmaxTopology extends AbstractTopology {
             p.halt();
         }
         joinAll(threads);
-    }
-
-    /** Last stage of unicast and multicast. */
-    static final class SinkHandler implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        SinkHandler(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.add(event.value);
-            sink.endOfBatch(endOfBatch);
-        }
-    }
-
-    /** Last stage of the sequencer: also checks each producer's order. */
-    static final class OrderedSinkHandler implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        OrderedSinkHandler(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.addOrdered(event.producer, event.value);
-            sink.endOfBatch(endOfBatch);
-        }
-    }
-
-    /** Pipeline stage A. */
-    static final class PipelineA implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.a = Work.pipelineA(event.value);
-        }
-    }
-
-    /** Pipeline stage B. */
-    static final class PipelineB implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.b = Work.pipelineB(event.a);
-        }
-    }
-
-    /** Pipeline stage C. */
-    static final class PipelineC implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        PipelineC(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.add(event.b);
-            sink.endOfBatch(endOfBatch);
-        }
-    }
-
-    /** Diamond stage A. */
-    static final class DiamondA implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.a = Work.diamondA(event.value);
-        }
-    }
-
-    /** Diamond stage B. */
-    static final class DiamondB implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.b = Work.diamondB(event.value);
-        }
-    }
-
-    /** Diamond join stage C. */
-    static final class DiamondC implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        DiamondC(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.add(event.a + event.b);
-            sink.endOfBatch(endOfBatch);
-        }
     }
 }

@@ -46,6 +46,20 @@ public enum Shape {
     }
 
     /**
+     * The stages' names, in wiring order: the last one (or the last three, in multicast) ends in
+     * a sink.
+     *
+     * @return the names
+     */
+    public String[] stageNames() {
+        return switch (this) {
+            case UNICAST, SEQUENCER -> new String[] {"c"};
+            case PIPELINE, DIAMOND -> new String[] {"a", "b", "c"};
+            case MULTICAST -> new String[] {"c1", "c2", "c3"};
+        };
+    }
+
+    /**
      * Lower-case name, as used in params and reports.
      *
      * @return the name

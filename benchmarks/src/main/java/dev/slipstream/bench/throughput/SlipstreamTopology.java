@@ -1,8 +1,6 @@
 package dev.slipstream.bench.throughput;
 
-import dev.slipstream.bench.support.Sink;
 import dev.slipstream.bench.support.ValueEvent;
-import dev.slipstream.bench.support.Work;
 import dev.slipstream.bench.wait.SlipWaits;
 import dev.slipstream.processor.BatchEventProcessor;
 import dev.slipstream.processor.EventHandler;
@@ -38,23 +36,23 @@ public final class SlipstreamTopology extends AbstractTopology {
         super(shape, "slipstream");
         ring = SlipWaits.ring(shape.producers() > 1, ringSize, SlipWaits.create(wait));
         final SequenceBarrier root = ring.newBarrier();
+        final StageHandlers.Stage[] stages = StageHandlers.forShape(shape, stageCounts, sinks);
         switch (shape) {
-            case UNICAST -> gate(add(root, new SinkHandler(sinks[0])));
-            case SEQUENCER -> gate(add(root, new OrderedSinkHandler(sinks[0])));
+            case UNICAST, SEQUENCER -> gate(add(root, stages[0]));
             case PIPELINE -> {
-                final Sequence a = add(root, new PipelineA());
-                final Sequence b = add(ring.newBarrier(a), new PipelineB());
-                gate(add(ring.newBarrier(b), new PipelineC(sinks[0])));
+                final Sequence a = add(root, stages[0]);
+                final Sequence b = add(ring.newBarrier(a), stages[1]);
+                gate(add(ring.newBarrier(b), stages[2]));
             }
             case MULTICAST -> {
-                for (Sink s : sinks) {
-                    gate(add(root, new SinkHandler(s)));
+                for (StageHandlers.Stage stage : stages) {
+                    gate(add(root, stage));
                 }
             }
             case DIAMOND -> {
-                final Sequence a = add(root, new DiamondA());
-                final Sequence b = add(root, new DiamondB());
-                gate(add(ring.newBarrier(a, b), new DiamondC(sinks[0])));
+                final Sequence a = add(root, stages[0]);
+                final Sequence b = add(root, stages[1]);
+                gate(add(ring.newBarrier(a, b), stages[2]));
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
@@ -114,97 +112,5 @@ public final class SlipstreamTopology extends AbstractTopology {
             p.halt();
         }
         joinAll(threads);
-    }
-
-    /** Last stage of unicast and multicast. */
-    static final class SinkHandler implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        SinkHandler(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.add(event.value);
-            sink.endOfBatch(endOfBatch);
-        }
-    }
-
-    /** Last stage of the sequencer: also checks each producer's order. */
-    static final class OrderedSinkHandler implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        OrderedSinkHandler(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.addOrdered(event.producer, event.value);
-            sink.endOfBatch(endOfBatch);
-        }
-    }
-
-    /** Pipeline stage A. */
-    static final class PipelineA implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.a = Work.pipelineA(event.value);
-        }
-    }
-
-    /** Pipeline stage B. */
-    static final class PipelineB implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.b = Work.pipelineB(event.a);
-        }
-    }
-
-    /** Pipeline stage C. */
-    static final class PipelineC implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        PipelineC(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.add(event.b);
-            sink.endOfBatch(endOfBatch);
-        }
-    }
-
-    /** Diamond stage A. */
-    static final class DiamondA implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.a = Work.diamondA(event.value);
-        }
-    }
-
-    /** Diamond stage B. */
-    static final class DiamondB implements EventHandler<ValueEvent> {
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            event.b = Work.diamondB(event.value);
-        }
-    }
-
-    /** Diamond join stage C. */
-    static final class DiamondC implements EventHandler<ValueEvent> {
-        private final Sink sink;
-
-        DiamondC(final Sink sink) {
-            this.sink = sink;
-        }
-
-        @Override
-        public void onEvent(final ValueEvent event, final long sequence, final boolean endOfBatch) {
-            sink.add(event.a + event.b);
-            sink.endOfBatch(endOfBatch);
-        }
     }
 }

@@ -23,6 +23,14 @@ public interface Topology extends AutoCloseable {
      */
     void runBatch(int n);
 
+    /**
+     * The batch counter of every stage, in the order of {@link Shape#stageNames()}; a stage that
+     * takes events one at a time (a queue) counts no batches.
+     *
+     * @return the counters (a copy of the array; the counters themselves are live)
+     */
+    dev.slipstream.bench.support.BatchCount[] stageCounts();
+
     /** Stops and joins every thread the topology started. */
     @Override
     void close();

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A continuous stream, side by side (the Disruptor paper's method): each run is its own JVM that
+# publishes back to back for the whole pass and stops the clock when the last stage has seen the
+# last event (ContinuousThroughput). Sides run interleaved, A B C A B C ..., ROUNDS times, with
+# the 1-minute load average printed before every run. Prints, per side, the median of the runs
+# (each run's score is its median measured pass), the slowest run against that median, the mean
+# batch size of every stage, and for every other side the median and range of the per-round
+# ratios against the first side.
+#
+# Usage: benchmarks/scripts/continuous.sh ROUNDS SHAPE WAIT SIDE...
+#   SHAPE: unicast, pipeline, sequencer, multicast or diamond; WAIT: busyspin, yielding, blocking, ...
+#   SIDE:  LABEL=JAR:IMPL, IMPL one of dsl (the Slipstream builder), slipstream (core classes),
+#          lmax, abq; e.g. lmax=benchmarks/target/benchmarks.jar:lmax
+#   env PASS_OPTS: ContinuousThroughput options (default "-seconds 1.5 -warmups 1 -passes 3")
+#   env JVM_OPTS:  JVM options (default "-Xms1g -Xmx1g -XX:+UseParallelGC")
+#   env KEEP:      also write every run's output into this directory
+# Example:
+#   benchmarks/scripts/continuous.sh 7 unicast yielding \
+#       lmax=benchmarks/target/benchmarks.jar:lmax slipstream=benchmarks/target/benchmarks.jar:dsl
+set -euo pipefail
+rounds=$1; shape=$2; wait=$3; shift 3
+sides=("$@")
+out=$(mktemp -d)
+pass_opts=${PASS_OPTS:-"-seconds 1.5 -warmups 1 -passes 3"}
+jvm_opts=${JVM_OPTS:-"-Xms1g -Xmx1g -XX:+UseParallelGC"}
+echo "continuous $shape $wait, $rounds rounds, passes: $pass_opts, jvm: $jvm_opts"
+echo "java: $(java -version 2>&1 | head -1)"
+for ((r = 1; r <= rounds; r++)); do
+    for side in "${sides[@]}"; do
+        label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; impl=${rest#*:}
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        # shellcheck disable=SC2086
+        java $jvm_opts -cp "$jar" dev.slipstream.bench.throughput.ContinuousThroughput \
+            "$shape" "$impl" "$wait" $pass_opts > "$out/$label-$r.log" 2>&1 \
+            || { echo "FAILED: $label round $r"; cat "$out/$label-$r.log"; exit 1; }
+        echo "round $r $label (load before $load): $(grep '^RESULT' "$out/$label-$r.log" | cut -d' ' -f5-)"
+    done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP"; cp "$out"/*.log "$KEEP"/; fi
+python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
+import re, statistics, sys
+out, rounds, sides = sys.argv[1], int(sys.argv[2]), [s.split('=')[0] for s in sys.argv[3:]]
+def result(label, r):
+    line = next(l for l in open(f"{out}/{label}-{r}.log") if l.startswith("RESULT"))
+    fields = dict(kv.split("=", 1) for kv in line.split()[1:])
+    return float(fields["meps"]), fields["batch"], float(fields["bytesPerEvent"])
+res = {s: [result(s, r) for r in range(1, rounds + 1)] for s in sides}
+for s in sides:
+    meps = [x[0] for x in res[s]]
+    med = statistics.median(meps)
+    stages = {}
+    for _, batch, _ in res[s]:
+        for part in batch.split(","):
+            name, value = part.split(":")
+            if value != "-":
+                stages.setdefault(name, []).append(float(value))
+    batches = " ".join(f"{n}:{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})" for n, v in stages.items()) or "-"
+    alloc = max(x[2] for x in res[s])
+    print(f"{s:>12}: median {med:8.2f} M events/s  slowest run {min(meps) / med:.2f}x median  "
+          f"runs {' '.join(f'{v:.1f}' for v in meps)}  mean batch {batches}  max B/event {alloc:.4f}")
+base = sides[0]
+for s in sides[1:]:
+    ratios = [b[0] / a[0] for a, b in zip(res[base], res[s])]
+    print(f"{s + '/' + base:>24}: median {statistics.median(ratios):.2f}  range {min(ratios):.2f}-{max(ratios):.2f}"
+          f"  ratios {' '.join(f'{x:.2f}' for x in ratios)}")
+PY
