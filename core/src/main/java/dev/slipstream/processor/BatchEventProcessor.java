@@ -56,6 +56,16 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     /** Early returns of the barrier to spin through before yielding to a slow producer. */
     private static final int EMPTY_WAIT_SPINS = 64;
 
+    /** The smallest batch that shows a stage chasing its producer (see letTheProducerAhead). */
+    private static final long CHASE_MIN = 2L;
+    /** The largest batch that shows a stage chasing its producer. */
+    private static final long CHASE_MAX = 7L;
+    /**
+     * Pauses after a chasing batch: about 8 x 40 ns on the AMD EPYC this was measured on, long
+     * enough for a producer to publish a few dozen events undisturbed.
+     */
+    private static final int CHASE_PAUSES = 8;
+
     private static final int IDLE = 0;
     private static final int RUNNING = 1;
     private static final int STOPPED = 2;
@@ -346,7 +356,26 @@ public final class BatchEventProcessor<E> implements EventProcessor {
             if (!processBatch(next, last, available, policy)) {
                 return;
             }
+            if (last - next >= CHASE_MIN - 1L && last - next < CHASE_MAX) {
+                letTheProducerAhead();
+            }
             next = last + 1L;
+        }
+    }
+
+    /**
+     * A batch of {@value #CHASE_MIN} to {@value #CHASE_MAX} events means this stage is chasing its
+     * producer a few slots behind: events arrive faster than one at a time, yet the stage catches
+     * up after a handful. In that state every event costs both threads a cache miss (the producer
+     * writes the line this stage has just read, and stores the cursor this stage has just loaded),
+     * which slows both and keeps them there. Pausing a few hundred nanoseconds before asking for
+     * more lets the producer run ahead on lines nobody else touches, and the next batch is large:
+     * the state every stage of a continuous stream should settle in. A batch of one (isolated
+     * events, the latency case) or a large batch (the stage runs behind) never pauses.
+     */
+    private static void letTheProducerAhead() {
+        for (int i = 0; i < CHASE_PAUSES; i++) {
+            Thread.onSpinWait();
         }
     }
 

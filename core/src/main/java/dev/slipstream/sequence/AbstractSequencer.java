@@ -91,6 +91,15 @@ abstract class AbstractSequencer implements Sequencer {
         }
     }
 
+    /**
+     * Why the sequencer was closed.
+     *
+     * @return the reason given to {@link #close(String)}, or null while open
+     */
+    final String closeReason() {
+        return closedReason;
+    }
+
     /** Waits once for space, as the producer wait strategy says; throws if closed meanwhile. */
     final void waitForSpace(final int attempt) {
         countWait(attempt);

@@ -105,31 +105,87 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public long next() {
-        return next(1);
+        // The common claim, kept as short as LMAX's: no size check (one slot always fits), no
+        // look at other threads' lines unless the cached consumer position says the ring may be
+        // full. A producer whose claim path is a few instructions longer than its consumer's loop
+        // lets the consumer catch up and chase it a few slots behind, where every event costs
+        // both threads a cache miss (docs/benchmarks/speed-study.md, "continuous stream").
+        final long claimed = nextValue;
+        final long nextSequence = claimed + 1L;
+        final long cached = cachedGatingSequence;
+        if (nextSequence - bufferSize > cached || cached > claimed) {
+            return claimWhenFull(1);
+        }
+        return claim(claimed, nextSequence);
     }
 
     @Override
     public long next(final int n) {
         checkClaimSize(n);
+        final long claimed = nextValue;
+        final long nextSequence = claimed + n;
+        final long cached = cachedGatingSequence;
+        if (nextSequence - bufferSize > cached || cached > claimed) {
+            return claimWhenFull(n);
+        }
+        return claim(claimed, nextSequence);
+    }
+
+    /**
+     * Takes {@code nextSequence} (space is confirmed) unless the sequencer is closed. The claim
+     * store comes between two looks at the close: the first refuses claims made once the close is
+     * seen; the second closes the window in which the first passed and the close came before the
+     * store became visible. Store first and look second is the reverse of close(), which stores
+     * the reason first and then watches the claims settle: either the closing thread sees this
+     * claim and counts it in its fence, or this thread sees the reason and asks the fence (see
+     * {@link #acceptedAfterClose}). Publishing then needs no look at the close at all.
+     */
+    private long claim(final long claimed, final long nextSequence) {
+        // volatile load: no claim once the close is seen
         checkOpen();
+        // opaque: the closing thread's settle loop and remainingCapacity() read it from other
+        // threads; a whole value, kept in program order before the load below
+        NEXT_VALUE.setOpaque(this, nextSequence);
+        // volatile load: the second half of the pairing with close() described above
+        if (isClosed()) {
+            return acceptedAfterClose(claimed, nextSequence);
+        }
+        return nextSequence;
+    }
+
+    /**
+     * The ring may be full: waits for the slowest consumer, as the producer wait strategy says,
+     * before claiming. A close while waiting ends the wait with nothing claimed.
+     */
+    private long claimWhenFull(final int n) {
         final long claimed = nextValue;
         final long nextSequence = claimed + n;
         final long wrapPoint = nextSequence - bufferSize;
-        final long cached = cachedGatingSequence;
-
-        if (wrapPoint > cached || cached > claimed) {
-            long minSequence;
-            int attempt = 0;
-            // acquire loads of the gating sequences: once we see a consumer past a slot, its reads
-            // of that slot happened before our writes to it
-            while (wrapPoint > (minSequence = Sequences.minimum(gatingSequences, claimed))) {
-                waitForSpace(attempt++);
-            }
-            cachedGatingSequence = minSequence;
+        long minSequence;
+        int attempt = 0;
+        // acquire loads of the gating sequences: once we see a consumer past a slot, its reads
+        // of that slot happened before our writes to it
+        while (wrapPoint > (minSequence = Sequences.minimum(gatingSequences, claimed))) {
+            waitForSpace(attempt++);
         }
-        // opaque: other threads reading remainingCapacity() see a whole value, no fence needed
-        NEXT_VALUE.setOpaque(this, nextSequence);
-        return nextSequence;
+        cachedGatingSequence = minSequence;
+        return claim(claimed, nextSequence);
+    }
+
+    /**
+     * The sequencer closed around the claim of {@code nextSequence}: at or below the fence the
+     * close counted it, and it stands; above, it is taken back and refused, and no consumer ever
+     * waits for it (the fence is below it).
+     */
+    private long acceptedAfterClose(final long claimed, final long nextSequence) {
+        final long fence = getCloseFence();
+        if (nextSequence <= fence) {
+            return nextSequence;
+        }
+        // opaque: undo the claim; the fence is final, so nothing reads the claim as accepted
+        NEXT_VALUE.setOpaque(this, claimed);
+        throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closeReason()
+                + "); the last accepted sequence is " + fence);
     }
 
     @Override
@@ -140,13 +196,13 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     @Override
     public long tryNext(final int n) throws InsufficientCapacityException {
         checkClaimSize(n);
+        // a closed ring says so, full or not
         checkOpen();
-        if (!hasAvailableCapacity(n, nextValue)) {
+        final long claimed = nextValue;
+        if (!hasAvailableCapacity(n, claimed)) {
             throw InsufficientCapacityException.INSTANCE;
         }
-        final long nextSequence = nextValue + n;
-        NEXT_VALUE.setOpaque(this, nextSequence);
-        return nextSequence;
+        return claim(claimed, claimed + n);
     }
 
     @Override
@@ -160,13 +216,11 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     public void publish(final long sequence) {
         final long published = publishedValue;
         // One unsigned compare for published < sequence <= nextValue: both bounds are this
-        // thread's own plain fields, so the check costs no load of a shared line.
+        // thread's own plain fields, so the check costs no load of a shared line. No close check:
+        // a claim that raced the close was settled when it was made (claim()).
         if (Long.compareUnsigned(sequence - published - 1L, nextValue - published) >= 0) {
             throw notPublishable(sequence, sequence, published);
         }
-        // after the claim's store of nextValue, before the cursor moves: a claim that raced a
-        // close is refused and never seen by a consumer
-        checkAccepted(sequence, sequence);
         publishedValue = sequence;
         // release: publishes the event fields written into the slot before this call
         cursor.set(sequence);
@@ -179,7 +233,6 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         if (lo > hi || lo <= published || hi > nextValue) {
             throw notPublishable(lo, hi, published);
         }
-        checkAccepted(lo, hi);
         publishedValue = hi;
         // release: publishes every slot of lo..hi at once
         cursor.set(hi);
@@ -188,13 +241,13 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     long fenceForClose() {
-        // The claim is the producer's opaque store of nextValue, made after its check that the
-        // sequencer is open; the closer stored the reason (volatile) just before this. A single
-        // producer has no atomic instruction to order its claim store before its later load of
-        // the reason (a full fence per publish would cost the hot path), so the closer waits
-        // until nextValue has been stable for CLAIM_SETTLE_NANOS: a store issued before the
-        // producer's load of the reason has left the store buffer by then, and a claim made
-        // later is refused by checkAccepted, which then sees the reason.
+        // The claim is the producer's opaque store of nextValue, followed by its load of the
+        // reason; the closer stored the reason (volatile) just before this. A single producer has
+        // no atomic instruction to order its claim store before that load (a full fence per claim
+        // would cost the hot path), so the closer waits until nextValue has been stable for
+        // CLAIM_SETTLE_NANOS: a claim stored before the producer's load of the reason has left
+        // the store buffer by then and is counted here; a producer whose load sees the reason
+        // waits for this fence and keeps its claim only if the fence counts it (claim()).
         long claimed = (long) NEXT_VALUE.getVolatile(this);
         long stableSince = System.nanoTime();
         while (System.nanoTime() - stableSince < CLAIM_SETTLE_NANOS) {

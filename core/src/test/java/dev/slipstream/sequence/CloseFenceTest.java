@@ -98,16 +98,27 @@ class CloseFenceTest {
     }
 
     @Test
-    void aSingleProducerClaimThatRacedTheCloseIsRefusedAtPublish() {
+    void aSingleProducerClaimAfterTheCloseIsRefusedWithNothingClaimed() {
         final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
         sequencer.publish(sequencer.next());
         sequencer.close("shutdown");
-        // the claim's check of "open" passed before the close; its store lands after the fence
-        sequencer.nextValue = 1;
-        final SequencerClosedException refused =
-                assertThrows(SequencerClosedException.class, () -> sequencer.publish(1));
-        assertTrue(refused.getMessage().contains("not accepted"), refused.getMessage());
+        final SequencerClosedException refused = assertThrows(SequencerClosedException.class, sequencer::next);
+        assertTrue(refused.getMessage().contains("closed (shutdown)"), refused.getMessage());
+        assertEquals(0, sequencer.getCloseFence());
+        assertEquals(0, sequencer.nextValue, "a refused claim leaves nothing claimed");
         assertEquals(0, sequencer.getCursor(), "a refused event is never seen by a consumer");
+    }
+
+    @Test
+    void aSingleProducerClaimTheCloseCountedIsPublishedAfterTheClose() {
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        sequencer.publish(sequencer.next());
+        // the claim's store reached the closing thread before it computed the fence
+        sequencer.nextValue = 1;
+        sequencer.close("shutdown");
+        assertEquals(1, sequencer.getCloseFence(), "the fence counts the claim it saw");
+        sequencer.publish(1);
+        assertEquals(1, sequencer.getCursor(), "an accepted claim is published after the close");
     }
 
     @ParameterizedTest

@@ -39,6 +39,23 @@ class CloseRaceStressTest {
     }
 
     @Test
+    void singleProducerClaimThatStoresThenLooksForTheCloseSurvivesAPauseInsideTheClaim() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(() -> new SingleProducerMutant(4, new YieldingWaitStrategy(),
+                SingleProducerMutant.Order.STORE_THEN_CHECK), ROUNDS / 10, BUDGET, 1);
+        System.out.println("single-producer claim, shipped order, paused inside: " + outcome);
+        assertTrue(outcome.rounds() >= 20, "too few rounds ran: " + outcome);
+        assertTrue(outcome.clean(), outcome.toString());
+    }
+
+    @Test
+    void theCheckCatchesASingleProducerClaimThatLooksForTheCloseBeforeItStores() throws Exception {
+        final CloseRace.Outcome outcome = CloseRace.run(() -> new SingleProducerMutant(4, new YieldingWaitStrategy(),
+                SingleProducerMutant.Order.CHECK_THEN_STORE), ROUNDS / 10, BUDGET, 1);
+        System.out.println("single-producer claim that looks before it stores: " + outcome);
+        assertTrue(outcome.acceptedPastFence() > 0, "a claim accepted past the fence was not caught: " + outcome);
+    }
+
+    @Test
     void theCheckCatchesAClaimMadeBeforeSpaceWasConfirmed() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(
                 () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.CLAIM_BEFORE_SPACE),
