@@ -215,7 +215,9 @@ public final class ResultsMarkdown {
         }
         for (Map.Entry<String, Scores> e : d.throughput.entrySet()) {
             final Key k = Key.parse(e.getKey());
-            final String shape = k.simpleClass().replace("Throughput", "").toLowerCase(Locale.ROOT);
+            // TopologyThroughput names its shape in a parameter; UnicastThroughput in its class
+            final String shape = k.params.getOrDefault("shape",
+                    k.simpleClass().replace("Throughput", "").toLowerCase(Locale.ROOT));
             t.computeIfAbsent(shape, x -> new TreeMap<>())
                     .computeIfAbsent(k.params.get("wait"), x -> new TreeMap<>())
                     .put(k.params.get("impl"), e.getValue());

@@ -18,7 +18,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Throughput of the diamond topology. One producer, A and B in parallel, C after both of them (1P-3C).
+ * Throughput of the four-thread topologies: pipeline (1P-3C in a chain), sequencer (3P-1C, the
+ * consumer checks each producer's order), multicast (1P-3C, each sees every event) and diamond
+ * (1P, A and B in parallel, then C). Four threads do not fit two cores spinning, so these take the
+ * yielding and blocking waits only; {@link UnicastThroughput} also runs busy-spin.
  *
  * <p>One operation is one event: each invocation publishes {@value Batch#EVENTS} events and
  * returns when the last stage has seen them all and their checksum matched, so the score is
@@ -26,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * strategy; every implementation uses the same ring size.
  *
  * <pre>{@code
- * java -jar benchmarks/target/benchmarks.jar DiamondThroughput -p wait=yielding
+ * java -jar benchmarks/target/benchmarks.jar TopologyThroughput -p shape=diamond -p wait=yielding
  * }</pre>
  */
 @BenchmarkMode(Mode.Throughput)
@@ -35,10 +38,14 @@ import java.util.concurrent.TimeUnit;
 @Fork(3)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class DiamondThroughput {
+public class TopologyThroughput {
     /** slipstream, lmax or abq; also dsl (the {@code Slipstream} builder) when named with {@code -p impl=dsl}. */
     @Param({"slipstream", "lmax", "abq"})
     public String impl;
+
+    /** The topology. */
+    @Param({"pipeline", "sequencer", "multicast", "diamond"})
+    public String shape;
 
     /** The wait strategy of every consumer. */
     @Param({"yielding", "blocking"})
@@ -51,13 +58,13 @@ public class DiamondThroughput {
     private final ThroughputState state = new ThroughputState();
 
     /** Creates the benchmark state (JMH does). */
-    public DiamondThroughput() {
+    public TopologyThroughput() {
     }
 
     /** Starts the topology. */
     @Setup(Level.Trial)
     public void setUp() {
-        state.open(Shape.DIAMOND, impl, wait, ringSize);
+        state.open(Shape.valueOf(shape.toUpperCase(java.util.Locale.ROOT)), impl, wait, ringSize);
     }
 
     /** Stops the topology. */

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Markdown table of a continuous-stream suite (benchmarks/scripts/continuous-suite.sh OUT).
+
+Usage: continuous-table.py OUT
+
+One row per cell: each side's median over its JVM runs (a run's score is its median measured
+pass), the slowest run against that median, the median per-round ratio Slipstream / LMAX with its
+range, Slipstream / ArrayBlockingQueue where that side ran, and the median mean batch size of
+every stage of both libraries.
+"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+ORDER = ["unicast yielding", "unicast busyspin", "unicast blocking", "pipeline yielding",
+         "sequencer yielding", "multicast yielding", "diamond yielding", "pipeline blocking",
+         "sequencer blocking", "multicast blocking", "diamond blocking"]
+
+
+def runs(cell_dir):
+    """side -> round -> (meps, batch text, bytes per event)"""
+    out = {}
+    for path in glob.glob(os.path.join(cell_dir, "*.log")):
+        side, rnd = re.match(r"(.+)-(\d+)\.log$", os.path.basename(path)).groups()
+        line = next((l for l in open(path) if l.startswith("RESULT")), None)
+        if line is None:
+            raise SystemExit(f"no RESULT line in {path}")
+        fields = dict(kv.split("=", 1) for kv in line.split()[1:])
+        out.setdefault(side, {})[int(rnd)] = (float(fields["meps"]), fields["batch"], float(fields["bytesPerEvent"]))
+    return out
+
+
+def batches(side_runs):
+    stages = {}
+    for _, batch, _ in side_runs.values():
+        for part in batch.split(","):
+            name, value = part.split(":")
+            if value != "-":
+                stages.setdefault(name, []).append(float(value))
+    return " ".join(f"{n} {statistics.median(v):.0f}" for n, v in stages.items())
+
+
+def ratio(res, a, b):
+    rounds = sorted(set(res[a]) & set(res[b]))
+    r = [res[a][k][0] / res[b][k][0] for k in rounds]
+    return f"**{statistics.median(r):.2f}** ({min(r):.2f}-{max(r):.2f})"
+
+
+def main(out):
+    print("| topology | wait | Slipstream M ev/s | LMAX M ev/s | Slipstream / LMAX (range) | slowest run / median:"
+          " Slipstream, LMAX | Slipstream / ABQ | mean batch, Slipstream | mean batch, LMAX | B/event |")
+    print("| --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | ---: |")
+    for cell in ORDER:
+        cell_dir = os.path.join(out, cell.replace(" ", "-"))
+        if not os.path.isdir(cell_dir):
+            continue
+        res = runs(cell_dir)
+        med = {s: statistics.median(v[0] for v in res[s].values()) for s in res}
+        slow = {s: min(v[0] for v in res[s].values()) / med[s] for s in res}
+        abq = ratio(res, "slipstream", "abq") if "abq" in res else "-"
+        alloc = max(v[2] for v in res["slipstream"].values())
+        shape, wait = cell.split()
+        print(f"| {shape} | {wait} | {med['slipstream']:.1f} | {med['lmax']:.1f} | {ratio(res, 'slipstream', 'lmax')}"
+              f" | {slow['slipstream']:.2f}, {slow['lmax']:.2f} | {abq} | {batches(res['slipstream'])}"
+              f" | {batches(res['lmax'])} | {alloc:.4f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
