@@ -26,7 +26,11 @@ import java.util.Set;
  * {@link ExceptionHandler}, which is called with every exception.
  *
  * <p>The summary is kept per handler instance: give each stage its own (the
- * {@code (stageName)} variants make a new one; a pipeline makes one per stage).
+ * {@code (stageName)} variants make a new one; a pipeline makes one per stage). A pipeline and a
+ * queue-fed pool call {@link ExceptionHandler#stageStopped()} when a stage's thread ends, which
+ * writes the last summary; a hand-wired {@link BatchEventProcessor} or ring-fed work pool does
+ * not, so there the last summary is written only by an exception after the interval (the
+ * processor's {@code exceptionsHandled()} counts every one).
  *
  * <pre>{@code
  * processor.setExceptionHandler(ExceptionHandlers.halt("matching-engine"));

@@ -124,6 +124,7 @@ class SlipstreamLifecycleTest {
         assertTrue(e.getMessage().contains("pipeline 'closed' is shut down"), e.getMessage());
         assertFalse(s.tryPublishEvent(TestEvent::set, 1L), "a try... after the shutdown returns false");
         assertFalse(s.sink().tryPublishEvent(TestEvent::set, 1L));
+        assertSame(s.ringBuffer(), s.sink(), "the publishing side alone is the ring, as an EventSink");
         assertThrows(SequencerClosedException.class, () -> s.ringBuffer().next());
         assertTrue(s.ringBuffer().isClosed());
     }
