@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
  *       class in a module's main sources, the member in that class's code, comments and strings
  *       aside (declared, used, or inherited through a Slipstream supertype);</li>
  *   <li>the migration guide does not call a concept "no equivalent" or "no separate interfaces"
- *       when Slipstream has a public type of that name.</li>
+ *       when Slipstream has a public type of that name;</li>
+ *   <li>no page, code comments in its samples included, repeats a claim the code contradicts
+ *       ({@link #CONTRADICTED}), such as "halt() stops at once" (a halt stops after the batch in
+ *       hand).</li>
  * </ul>
  * The migration guide's first column names LMAX Disruptor's API, which is not checked. Each check
  * is also run on a page written to be wrong, to show it catches what it is for.
@@ -42,6 +45,27 @@ class DocsConsistencyTest {
     private static final Pattern MEMBER = Pattern.compile("([A-Z]\\w*)[.#]([a-zA-Z_]\\w*)(?:\\(.*\\))?");
     private static final Pattern SUPERTYPES = Pattern.compile(
             "(?:class|interface)\\s+\\w+(?:<[^{]*?>)?\\s+(?:extends\\s+([^{]+?))?\\s*(?:implements\\s+([^{]+?))?\\s*\\{");
+
+    /** Claims the code contradicts, with what is true instead. */
+    static final Map<Pattern, String> CONTRADICTED = Map.of(
+            Pattern.compile("(?i)halt\\(\\)`?,?\\s+(stops|halts)\\s+at\\s+once"),
+            "halt() stops each stage after the batch in hand, without draining",
+            Pattern.compile("(?i)tryPublishEvents?[^.\\n]*throws?\\s+`?SequencerClosedException"),
+            "a tryPublish... on a closed ring returns false",
+            Pattern.compile("(?i)plain non-daemon threads"),
+            "stage threads are daemon threads by default");
+
+    /** Places where a page repeats a contradicted claim. */
+    static List<String> contradictions(final String page, final String text) {
+        final List<String> found = new ArrayList<>();
+        CONTRADICTED.forEach((claim, truth) -> {
+            final Matcher m = claim.matcher(text);
+            while (m.find()) {
+                found.add(page + ": \"" + m.group() + "\", but " + truth);
+            }
+        });
+        return found;
+    }
 
     private static Path root() {
         Path dir = Path.of("").toAbsolutePath();
@@ -247,6 +271,13 @@ class DocsConsistencyTest {
     }
 
     @Test
+    void noPageRepeatsAClaimTheCodeContradicts() throws IOException {
+        final List<String> found = new ArrayList<>();
+        pages(root()).forEach((page, text) -> found.addAll(contradictions(page, text)));
+        assertEquals(List.of(), found);
+    }
+
+    @Test
     void eachCheckCatchesAPageWrittenToBeWrong() throws IOException {
         final Path root = root();
         final Map<String, List<Path>> sources = sources(root);
@@ -265,5 +296,8 @@ class DocsConsistencyTest {
         final String denying = "| LMAX | Slipstream | notes |\n| --- | --- | --- |\n"
                 + "| `EventSink`, `Cursored` | no separate interfaces | |\n";
         assertEquals(1, deniedTypes("docs/migrating-from-lmax.md", denying, sources).size());
+        final String contradicting = "journal.halt();   // halt() stops at once: events not yet handled are skipped\n"
+                + "After a shutdown `tryPublishEvent` throws `SequencerClosedException`.\n";
+        assertEquals(2, contradictions("wrong.md", contradicting).size(), contradictions("wrong.md", contradicting)::toString);
     }
 }
