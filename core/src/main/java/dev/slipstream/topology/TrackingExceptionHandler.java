@@ -26,11 +26,6 @@ final class TrackingExceptionHandler<E> implements ExceptionHandler<E> {
         return tally;
     }
 
-    /** The handler the stage's exceptions go to. */
-    ExceptionHandler<? super E> delegate() {
-        return delegate;
-    }
-
     void attach(final StageNode<?> stage) {
         this.node = stage;
     }
