@@ -5,7 +5,8 @@ package dev.slipstream.processor;
  * it is told the event and its sequence.
  *
  * <p>Built-ins are in {@link ExceptionHandlers}: log and continue (the default), halt the stage,
- * rethrow.
+ * rethrow. Every call gets the whole exception: a handler of your own sees each one in full,
+ * whatever the built-ins log.
  *
  * <pre>{@code
  * ExceptionHandler<Order> handler = new ExceptionHandler<>() {
@@ -43,4 +44,28 @@ public interface ExceptionHandler<E> {
      * @param ex what it threw
      */
     void handleOnShutdownException(Throwable ex);
+
+    /**
+     * The handler to use for one stage. A pipeline calls it once for each stage it gives this
+     * handler to (a handler set for the whole pipeline is given to every stage), with the
+     * stage's name as {@code <pipeline>/<stage>}, and sends that stage's exceptions to what it
+     * returns. The pipeline itself logs a stage that stops (once, with its cause), so the handler
+     * returned need not log the exceptions it throws to stop the stage. The built-ins return a
+     * copy that names the stage, keeps its own log summary, and leaves logging a stop to the
+     * pipeline; the default returns this handler.
+     *
+     * @param stageName the stage, as {@code <pipeline>/<stage>}
+     * @return the handler for that stage
+     */
+    default ExceptionHandler<E> forStage(final String stageName) {
+        return this;
+    }
+
+    /**
+     * The stage's thread is about to end (after {@code onShutdown}). A pipeline and a queue-fed
+     * pool call it on each stage thread; the built-in {@link ExceptionHandlers#logAndContinue()}
+     * logs the summary of the exceptions it has not reported yet. The default does nothing.
+     */
+    default void stageStopped() {
+    }
 }

@@ -1,6 +1,9 @@
 package dev.slipstream.processor;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * The built-in {@link ExceptionHandler exception handlers}: log and continue (the default of a
@@ -8,29 +11,60 @@ import java.lang.System.Logger.Level;
  * handler. Each logs through {@link System.Logger} (logger {@code dev.slipstream.processor}, so
  * java.util.logging or any other backend routed to System.Logger), naming the stage, the
  * sequence and the event. Give the stage name when you create one; without it the message names
- * the thread, which the topology names after the stage.
+ * the thread. A pipeline names the stage for you (see {@link ExceptionHandler#forStage}), also
+ * for a handler set for the whole pipeline.
+ *
+ * <p><b>Logs a production system can live with.</b> {@link #logAndContinue()} logs a stage's
+ * first exception in full (WARNING, with its stack trace); after that, at most one summary per
+ * {@link #DEFAULT_SUMMARY_INTERVAL} (10 s): how many exceptions, the first and last sequence,
+ * and the exception types, without stack traces. A summary is written when an exception arrives
+ * after the interval has passed, and when the stage stops; so a stage that throws on every event
+ * of a million writes one full record and a handful of summary lines, not a million stack
+ * traces. Every exception still reaches the stage's counters
+ * ({@code exceptionsHandled}) and the pipeline's {@code ShutdownResult}; to see each one in full,
+ * use {@link #logAndContinue(String, Duration)} with {@link Duration#ZERO}, or your own
+ * {@link ExceptionHandler}, which is called with every exception.
+ *
+ * <p>The summary is kept per handler instance: give each stage its own (the
+ * {@code (stageName)} variants make a new one; a pipeline makes one per stage). A pipeline and a
+ * queue-fed pool call {@link ExceptionHandler#stageStopped()} when a stage's thread ends, which
+ * writes the last summary; a hand-wired {@link BatchEventProcessor} or ring-fed work pool does
+ * not, so there the last summary is written only by an exception after the interval (the
+ * processor's {@code exceptionsHandled()} counts every one).
  *
  * <pre>{@code
  * processor.setExceptionHandler(ExceptionHandlers.halt("matching-engine"));
- * processor.setExceptionHandler(ExceptionHandlers.logAndContinue());   // the default
+ * processor.setExceptionHandler(ExceptionHandlers.logAndContinue("journal"));   // the default
+ * processor.setExceptionHandler(ExceptionHandlers.logAndContinue("audit", Duration.ZERO));  // every one
  * }</pre>
  */
 public final class ExceptionHandlers {
-    private static final System.Logger LOG = System.getLogger("dev.slipstream.processor");
+    /** How often, at most, {@link #logAndContinue()} logs a summary after a stage's first exception. */
+    public static final Duration DEFAULT_SUMMARY_INTERVAL = Duration.ofSeconds(10);
 
-    private static final ExceptionHandler<Object> LOG_AND_CONTINUE = new Policy(Policy.CONTINUE, null);
-    private static final ExceptionHandler<Object> HALT = new Policy(Policy.HALT, null);
-    private static final ExceptionHandler<Object> RETHROW = new Policy(Policy.RETHROW, null);
+    private static final System.Logger LOG = System.getLogger("dev.slipstream.processor");
+    /** Exception types a summary names before it says "and others". */
+    private static final int SUMMARY_TYPES = 5;
+
+    private static final ExceptionHandler<Object> LOG_AND_CONTINUE =
+            new Policy(Policy.CONTINUE, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+    private static final ExceptionHandler<Object> HALT =
+            new Policy(Policy.HALT, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+    private static final ExceptionHandler<Object> RETHROW =
+            new Policy(Policy.RETHROW, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
 
     private ExceptionHandlers() {
     }
 
     /**
      * Logs the exception (level WARNING) with the sequence and the event, skips the event and
-     * keeps the stage running. A failure in {@code onStart} or {@code onShutdown} is logged too.
+     * keeps the stage running: the first exception in full, then at most one summary per
+     * {@link #DEFAULT_SUMMARY_INTERVAL} (see the class comment). A failure in {@code onStart}
+     * or {@code onShutdown} is logged in full.
      *
      * @param <E> the event type
-     * @return the shared instance, which names the thread in its messages
+     * @return the shared instance, which names the thread in its messages (a pipeline gives each
+     *     stage a copy that names the stage)
      */
     @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> logAndContinue() {
@@ -42,18 +76,44 @@ public final class ExceptionHandlers {
      *
      * @param <E> the event type
      * @param stageName the stage's name, or null to name the thread instead
-     * @return the handler
+     * @return a new handler, with its own summary
      */
     @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> logAndContinue(final String stageName) {
-        return (ExceptionHandler<E>) new Policy(Policy.CONTINUE, stageName);
+        return (ExceptionHandler<E>) new Policy(Policy.CONTINUE, stageName, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+    }
+
+    /**
+     * As {@link #logAndContinue(String)}, with the summary interval given: after the first
+     * exception, at most one summary line per {@code summaryInterval}; {@link Duration#ZERO}
+     * logs every exception in full.
+     *
+     * @param <E> the event type
+     * @param stageName the stage's name, or null to name the thread instead
+     * @param summaryInterval how often at most to log a summary; zero for every exception in full
+     * @return a new handler, with its own summary
+     * @throws NullPointerException if {@code summaryInterval} is null
+     * @throws IllegalArgumentException if {@code summaryInterval} is negative
+     */
+    @SuppressWarnings("unchecked")
+    public static <E> ExceptionHandler<E> logAndContinue(final String stageName, final Duration summaryInterval) {
+        if (summaryInterval == null) {
+            throw new NullPointerException("summaryInterval must not be null: use Duration.ZERO to log every"
+                    + " exception in full");
+        }
+        if (summaryInterval.isNegative()) {
+            throw new IllegalArgumentException("summaryInterval must not be negative, got " + summaryInterval
+                    + "; use Duration.ZERO to log every exception in full");
+        }
+        return (ExceptionHandler<E>) new Policy(Policy.CONTINUE, stageName, true, summaryInterval.toNanos());
     }
 
     /**
      * Logs the exception (level ERROR) and stops the processor cleanly by throwing
      * {@link HaltProcessorException}: its sequence stays at the event before the failing one,
      * {@code onShutdown} runs, and {@code run()} returns. A failure in {@code onStart} halts the
-     * stage before it processes anything; one in {@code onShutdown} is only logged.
+     * stage before it processes anything; one in {@code onShutdown} is only logged. In a
+     * pipeline the pipeline logs the stop (once), so the copy it uses does not.
      *
      * @param <E> the event type
      * @return the shared instance, which names the thread in its messages
@@ -72,7 +132,7 @@ public final class ExceptionHandlers {
      */
     @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> halt(final String stageName) {
-        return (ExceptionHandler<E>) new Policy(Policy.HALT, stageName);
+        return (ExceptionHandler<E>) new Policy(Policy.HALT, stageName, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
     }
 
     /**
@@ -98,7 +158,7 @@ public final class ExceptionHandlers {
      */
     @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> rethrow(final String stageName) {
-        return (ExceptionHandler<E>) new Policy(Policy.RETHROW, stageName);
+        return (ExceptionHandler<E>) new Policy(Policy.RETHROW, stageName, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
     }
 
     /** "stage 'journal'", or the thread when the stage has no name. */
@@ -123,6 +183,13 @@ public final class ExceptionHandlers {
         }
     }
 
+    /** What the policy does with an event whose exception it skips: the log message's ending. */
+    private static String skipOutcome(final Throwable ex) {
+        return ex instanceof RewindableException
+                ? "the rewind strategy gave up retrying its batch; skipping the event"
+                : "skipping the event";
+    }
+
     private static final class Policy implements ExceptionHandler<Object> {
         static final int CONTINUE = 0;
         static final int HALT = 1;
@@ -130,27 +197,112 @@ public final class ExceptionHandlers {
 
         private final int kind;
         private final String stageName;
+        /** False in the copy a pipeline uses: the pipeline logs a stop itself, once. */
+        private final boolean logsStops;
+        private final long summaryIntervalNanos;
 
-        Policy(final int kind, final String stageName) {
+        // The summary of exceptions not logged in full; guarded by this. Touched only when a
+        // handler threw, never on an event that succeeds.
+        private boolean firstLogged;
+        private long lastReportNanos;
+        private long pending;
+        private long pendingFirst;
+        private long pendingLast;
+        private final Set<String> pendingTypes = new LinkedHashSet<>();
+        private boolean moreTypes;
+
+        Policy(final int kind, final String stageName, final boolean logsStops, final long summaryIntervalNanos) {
             this.kind = kind;
             this.stageName = stageName;
+            this.logsStops = logsStops;
+            this.summaryIntervalNanos = summaryIntervalNanos;
+        }
+
+        @Override
+        public ExceptionHandler<Object> forStage(final String name) {
+            // a name the user gave stays; a new instance: its own summary, no log of a stop
+            return new Policy(kind, stageName != null ? stageName : name, false, summaryIntervalNanos);
         }
 
         @Override
         public void handleEventException(final Throwable ex, final long sequence, final Object event) {
             switch (kind) {
                 case CONTINUE:
-                    LOG.log(Level.WARNING, eventMessage(stageName, sequence, event, "skipping the event"), ex);
+                    logSkipped(ex, sequence, event);
                     return;
                 case HALT: {
                     final String message = eventMessage(stageName, sequence, event, "halting the stage");
-                    LOG.log(Level.ERROR, message, ex);
+                    if (logsStops) {
+                        LOG.log(Level.ERROR, message, ex);
+                    }
                     throw new HaltProcessorException(message, ex);
                 }
                 default:
                     throw new StageFailedException(
                             eventMessage(stageName, sequence, event, "the stage stopped"), sequence, ex);
             }
+        }
+
+        /** The first exception in full, then a summary at most once per interval. */
+        private void logSkipped(final Throwable ex, final long sequence, final Object event) {
+            final String summary;
+            synchronized (this) {
+                final long now = System.nanoTime();
+                if (!firstLogged || summaryIntervalNanos == 0L) {
+                    firstLogged = true;
+                    lastReportNanos = now;
+                    summary = null;
+                } else {
+                    if (pending == 0L) {
+                        pendingFirst = sequence;
+                    }
+                    pending++;
+                    pendingLast = sequence;
+                    if (pendingTypes.size() < SUMMARY_TYPES) {
+                        pendingTypes.add(ex.getClass().getName());
+                    } else if (!pendingTypes.contains(ex.getClass().getName())) {
+                        moreTypes = true;
+                    }
+                    if (now - lastReportNanos < summaryIntervalNanos) {
+                        return;
+                    }
+                    summary = takeSummary(now, "since the last report");
+                }
+            }
+            if (summary == null) {
+                LOG.log(Level.WARNING, eventMessage(stageName, sequence, event, skipOutcome(ex))
+                        + (summaryIntervalNanos == 0L ? "" : "; further exceptions of this stage are summarised,"
+                        + " at most once every " + Duration.ofNanos(summaryIntervalNanos).toMillis() + " ms"), ex);
+            } else {
+                LOG.log(Level.WARNING, summary);
+            }
+        }
+
+        /** The summary of the pending exceptions, which it clears; guarded by this. */
+        private String takeSummary(final long now, final String when) {
+            final String summary = stageLabel(stageName) + ": " + pending + (pending == 1 ? " more exception " : " more exceptions ")
+                    + when + ", at sequences " + pendingFirst + " to " + pendingLast + ", types " + pendingTypes
+                    + (moreTypes ? " and others" : "") + "; those events were skipped";
+            pending = 0L;
+            pendingTypes.clear();
+            moreTypes = false;
+            lastReportNanos = now;
+            return summary;
+        }
+
+        @Override
+        public void stageStopped() {
+            if (kind != CONTINUE) {
+                return;
+            }
+            final String summary;
+            synchronized (this) {
+                if (pending == 0L) {
+                    return;
+                }
+                summary = takeSummary(System.nanoTime(), "since the last report (the stage is stopping)");
+            }
+            LOG.log(Level.WARNING, summary);
         }
 
         @Override
@@ -161,7 +313,9 @@ public final class ExceptionHandlers {
                     return;
                 case HALT: {
                     final String message = stageLabel(stageName) + ": exception in onStart; halting the stage";
-                    LOG.log(Level.ERROR, message, ex);
+                    if (logsStops) {
+                        LOG.log(Level.ERROR, message, ex);
+                    }
                     throw new HaltProcessorException(message, ex);
                 }
                 default:

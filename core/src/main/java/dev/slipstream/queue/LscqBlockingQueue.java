@@ -73,7 +73,7 @@ public final class LscqBlockingQueue<E> extends SignalledBlockingQueue<E> {
      * Inserts an element; never waits.
      *
      * @param e the element
-     * @return true
+     * @return true, unless the queue has been {@linkplain #close() closed}
      * @throws NullPointerException if {@code e} is null
      */
     @Override
@@ -90,10 +90,67 @@ public final class LscqBlockingQueue<E> extends SignalledBlockingQueue<E> {
      *
      * @param e the element
      * @throws NullPointerException if {@code e} is null
+     * @throws IllegalStateException if the queue has been {@linkplain #close() closed}
      */
     @Override
     public void put(final E e) {
-        offer(e);
+        if (!offer(e)) {
+            throw new IllegalStateException("queue is closed: put(" + e + ") was refused");
+        }
+    }
+
+    /**
+     * Inserts an element, or throws if the queue is closed.
+     *
+     * @param e the element
+     * @return true
+     * @throws NullPointerException if {@code e} is null
+     * @throws IllegalStateException if the queue has been {@linkplain #close() closed}
+     */
+    @Override
+    public boolean add(final E e) {
+        if (!offer(e)) {
+            throw new IllegalStateException("queue is closed: add(" + e + ") was refused");
+        }
+        return true;
+    }
+
+    /**
+     * Closes the queue to producers, as {@link LscqQueue#close()}: offers that start after this
+     * call returns fail ({@code offer} returns false, {@code put} and {@code add} throw
+     * {@link IllegalStateException}); every element already accepted can still be taken.
+     * Idempotent. A {@link #take()} on a closed, empty queue still waits (nothing will come): a
+     * consumer of a closed queue ends on {@link #isDrained()}, or polls with a timeout.
+     *
+     * <pre>{@code
+     * inbox.close();
+     * while (!inbox.isDrained()) {
+     *     Request r = inbox.poll(1, TimeUnit.MILLISECONDS);
+     *     if (r != null) handle(r);
+     * }
+     * }</pre>
+     */
+    public void close() {
+        unbounded.close();
+    }
+
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        return unbounded.isClosed();
+    }
+
+    /**
+     * Whether the queue is closed and every element it accepted has been taken (see
+     * {@link LscqQueue#isDrained()}).
+     *
+     * @return true if closed and drained for good; always false while open
+     */
+    public boolean isDrained() {
+        return unbounded.isDrained();
     }
 
     /**
@@ -102,7 +159,7 @@ public final class LscqBlockingQueue<E> extends SignalledBlockingQueue<E> {
      * @param e the element
      * @param timeout not used
      * @param unit not used, but must not be null
-     * @return true
+     * @return true, unless the queue has been {@linkplain #close() closed}
      * @throws NullPointerException if {@code e} or {@code unit} is null
      */
     @Override

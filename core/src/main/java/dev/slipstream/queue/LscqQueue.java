@@ -54,7 +54,8 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
 
 /**
  * An unbounded, lock-free, multi-producer multi-consumer FIFO queue: LSCQ (Nikolaev, DISC 2019),
- * a linked list of bounded SCQ segments of {@code 2^order} elements each. An offer never waits
+ * a linked list of bounded SCQ segments of {@code segmentCapacity} elements each (a power of two,
+ * {@link #DEFAULT_SEGMENT_CAPACITY} unless the constructor is given another). An offer never waits
  * for a consumer: when the last segment is full it is finalized (bit 63 of its allocated ring's
  * tail) and a new segment, already holding the element, is linked after it.
  *

@@ -11,7 +11,8 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * A bounded, lock-free, multi-producer multi-consumer FIFO queue of capacity {@code 2^order}:
+ * A bounded, lock-free, multi-producer multi-consumer FIFO queue of a fixed {@code capacity} (a
+ * power of two, given to the constructor):
  * SCQ (Nikolaev, DISC 2019) on single-width {@code VarHandle} fetch-and-add and CAS.
  *
  * <p>Two rings of indices do the work: a ring of free indices that starts full and a ring of

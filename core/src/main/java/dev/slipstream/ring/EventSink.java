@@ -7,8 +7,11 @@ package dev.slipstream.ring;
  *
  * <p>Accounting: a call that returns normally (or a {@code try...} that returns true) was
  * accepted, and a pipeline either hands the event to every stage or reports it as not handled
- * when it shuts down. A call that throws {@link dev.slipstream.sequence.SequencerClosedException}
- * was not accepted.
+ * when it shuts down. Once the sink is closed (a ring closed, a pipeline shut down, halted or
+ * stopped by a failure), a {@code publish...} call throws
+ * {@link dev.slipstream.sequence.SequencerClosedException} and a {@code try...} call returns
+ * false; neither was accepted. A loop that retries a {@code try...} until it succeeds should
+ * stop when the ring {@link RingBuffer#isClosed() is closed}.
  *
  * <pre>{@code
  * void feed(EventSink<Order> sink, String line) {
@@ -30,7 +33,7 @@ public interface EventSink<E> {
      * Publishes if there is space now.
      *
      * @param translator writes the event
-     * @return false if there was no space (nothing published)
+     * @return false if there was no space or the sink is closed (nothing published)
      */
     boolean tryPublishEvent(EventTranslator<E> translator);
 
@@ -49,7 +52,7 @@ public interface EventSink<E> {
      * @param translator writes the event
      * @param arg0 the argument
      * @param <A> the argument type
-     * @return false if there was no space
+     * @return false if there was no space or the sink is closed
      */
     <A> boolean tryPublishEvent(EventTranslatorOneArg<E, A> translator, A arg0);
 
@@ -72,7 +75,7 @@ public interface EventSink<E> {
      * @param arg1 the second argument
      * @param <A> the first argument type
      * @param <B> the second argument type
-     * @return false if there was no space
+     * @return false if there was no space or the sink is closed
      */
     <A, B> boolean tryPublishEvent(EventTranslatorTwoArg<E, A, B> translator, A arg0, B arg1);
 
@@ -99,7 +102,7 @@ public interface EventSink<E> {
      * @param <A> the first argument type
      * @param <B> the second argument type
      * @param <C> the third argument type
-     * @return false if there was no space
+     * @return false if there was no space or the sink is closed
      */
     <A, B, C> boolean tryPublishEvent(EventTranslatorThreeArg<E, A, B, C> translator, A arg0, B arg1, C arg2);
 
@@ -116,7 +119,7 @@ public interface EventSink<E> {
      *
      * @param translator writes the event
      * @param args the arguments
-     * @return false if there was no space
+     * @return false if there was no space or the sink is closed
      */
     boolean tryPublishEvent(EventTranslatorVararg<E> translator, Object... args);
 
@@ -140,7 +143,7 @@ public interface EventSink<E> {
      * Publishes the batch if there is space for all of it now.
      *
      * @param translators the translators
-     * @return false if there was no room for the batch
+     * @return false if there was no room for the batch or the sink is closed
      */
     boolean tryPublishEvents(EventTranslator<E>[] translators);
 
@@ -151,7 +154,7 @@ public interface EventSink<E> {
      * @param translators the translators
      * @param batchStartsAt the first translator used
      * @param batchSize how many events
-     * @return false if there was no room for the batch
+     * @return false if there was no room for the batch or the sink is closed
      */
     boolean tryPublishEvents(EventTranslator<E>[] translators, int batchStartsAt, int batchSize);
 
@@ -181,7 +184,7 @@ public interface EventSink<E> {
      * @param translator writes each event
      * @param args one per event
      * @param <A> the argument type
-     * @return false if there was no room for the batch
+     * @return false if there was no room for the batch or the sink is closed
      */
     <A> boolean tryPublishEvents(EventTranslatorOneArg<E, A> translator, A[] args);
 
@@ -194,7 +197,7 @@ public interface EventSink<E> {
      * @param batchSize how many events
      * @param args the arguments
      * @param <A> the argument type
-     * @return false if there was no room for the batch
+     * @return false if there was no room for the batch or the sink is closed
      */
     <A> boolean tryPublishEvents(EventTranslatorOneArg<E, A> translator, int batchStartsAt, int batchSize,
                                  A[] args);

@@ -96,7 +96,8 @@ abstract class RingBufferFields<E> extends RingBufferPad {
  * <p><b>Closing and accounting.</b> {@link #close(String)} fixes a {@linkplain #closeFence()
  * close fence}. Every publish that returns normally is at or below it, so a consumer that drains
  * to the fence has seen every accepted event; a publish that is not accepted throws
- * {@link SequencerClosedException} and its event must not be counted as accepted. No claim at
+ * {@link SequencerClosedException} (a {@code tryPublish...} returns false instead) and its event
+ * must not be counted as accepted. No claim at
  * or below the fence is ever abandoned: a claim made before the close is published by its
  * producer as usual, and the fence stops below any multi-producer claim still waiting for space
  * (that claim throws instead of being accepted).
@@ -352,7 +353,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * fence, throw {@link SequencerClosedException}. Published events stay readable. Claims made before the
      * close stay valid and are published normally; a claim that raced the close is refused when
      * published (the publish throws {@link SequencerClosedException}), so every publish that
-     * returns normally is at or below {@link #closeFence()}.
+     * returns normally is at or below {@link #closeFence()}. After the close, the
+     * {@code tryPublish...} methods return false rather than throw.
      *
      * @param reason why, for the exception message
      */
@@ -406,14 +408,15 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * Publishes if there is space now.
      *
      * @param translator writes the event
-     * @return false if the ring was full (nothing was published)
+     * @return false if the ring was full or is closed (nothing was published)
      */
     public boolean tryPublishEvent(final EventTranslator<E> translator) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
             translateAndPublish(translator, sequencer.tryNext());
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -436,14 +439,15 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * @param translator writes the event
      * @param arg0 the argument
      * @param <A> the argument type
-     * @return false if the ring was full
+     * @return false if the ring was full or is closed
      */
     public <A> boolean tryPublishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
             translateAndPublish(translator, sequencer.tryNext(), arg0);
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -470,7 +474,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * @param arg1 the second argument
      * @param <A> the first argument type
      * @param <B> the second argument type
-     * @return false if the ring was full
+     * @return false if the ring was full or is closed
      */
     public <A, B> boolean tryPublishEvent(final EventTranslatorTwoArg<E, A, B> translator,
                                           final A arg0, final B arg1) {
@@ -478,7 +482,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         try {
             translateAndPublish(translator, sequencer.tryNext(), arg0, arg1);
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -510,7 +515,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * @param <A> the first argument type
      * @param <B> the second argument type
      * @param <C> the third argument type
-     * @return false if the ring was full
+     * @return false if the ring was full or is closed
      */
     public <A, B, C> boolean tryPublishEvent(final EventTranslatorThreeArg<E, A, B, C> translator,
                                              final A arg0, final B arg1, final C arg2) {
@@ -518,7 +523,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         try {
             translateAndPublish(translator, sequencer.tryNext(), arg0, arg1, arg2);
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -539,14 +545,15 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      *
      * @param translator writes the event
      * @param args the arguments
-     * @return false if the ring was full
+     * @return false if the ring was full or is closed
      */
     public boolean tryPublishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
             translateAndPublish(translator, sequencer.tryNext(), args);
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -578,7 +585,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * As {@link #publishEvents(EventTranslator[])} if there is space for the whole batch now.
      *
      * @param translators one per event
-     * @return false if the ring had no room for the batch (nothing was published)
+     * @return false if the ring had no room for the batch or is closed (nothing was published)
      */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators) {
         return tryPublishEvents(translators, 0, checkedLength(translators));
@@ -590,7 +597,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * @param translators the translators
      * @param batchStartsAt the first translator used
      * @param batchSize how many events
-     * @return false if the ring had no room for the batch
+     * @return false if the ring had no room for the batch or is closed
      */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators, final int batchStartsAt,
                                     final int batchSize) {
@@ -598,7 +605,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         try {
             translateAndPublishBatch(translators, batchStartsAt, batchSize, sequencer.tryNext(batchSize));
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -636,7 +644,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * @param translator writes each event
      * @param args one per event
      * @param <A> the argument type
-     * @return false if the ring had no room for the batch
+     * @return false if the ring had no room for the batch or is closed
      */
     public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
         return tryPublishEvents(translator, 0, checkedLength(args), args);
@@ -650,7 +658,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
      * @param batchSize how many events
      * @param args the arguments
      * @param <A> the argument type
-     * @return false if the ring had no room for the batch
+     * @return false if the ring had no room for the batch or is closed
      */
     public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
                                         final int batchSize, final A[] args) {
@@ -659,7 +667,8 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         try {
             translateAndPublishBatch(translator, batchStartsAt, batchSize, sequencer.tryNext(batchSize), args);
             return true;
-        } catch (InsufficientCapacityException full) {
+        } catch (InsufficientCapacityException | SequencerClosedException refused) {
+            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }

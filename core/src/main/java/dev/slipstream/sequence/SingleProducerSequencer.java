@@ -270,8 +270,11 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
             return new IllegalArgumentException("cannot publish sequence " + hi
                     + ": it was never claimed (highest claimed is " + nextValue + ")");
         }
+        // the usual cause: two threads claimed the same slot from this unsynchronised claim
         return new IllegalArgumentException("cannot publish sequence " + lo
-                + ": it is already published (cursor is " + published + ")");
+                + ": it is already published (cursor is " + published + "); the likely cause is more than one"
+                + " thread publishing to a single-producer ring: publish from one thread only, or build the"
+                + " ring or pipeline with ProducerType.MULTI");
     }
 
     @Override

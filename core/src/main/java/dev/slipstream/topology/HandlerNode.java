@@ -16,7 +16,7 @@ final class HandlerNode<E> extends StageNode<E> {
     HandlerNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstream,
                 final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
                 final TrackingExceptionHandler<E> exceptionHandler) {
-        super(pipeline, name, upstream, ownWaitStrategy, barrier);
+        super(pipeline, name, upstream, ownWaitStrategy, barrier, exceptionHandler);
         this.handler = spec.handlers().get(0);
         this.processor = new BatchEventProcessor<E>(pipeline.ringBuffer(), barrier, handler)
                 .setName(pipeline.name() + "/" + name)
@@ -92,7 +92,7 @@ final class HandlerNode<E> extends StageNode<E> {
         return processor.exceptionsHandled();
     }
 
-    /** Batches processed again after a rewindable exception. */
+    @Override
     long batchRewinds() {
         return processor.batchRewinds();
     }

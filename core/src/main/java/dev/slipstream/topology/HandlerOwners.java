@@ -40,9 +40,24 @@ final class HandlerOwners {
                 throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + other.name()
                         + "' (stage '" + current.stageName + "'); a handler instance can be in one pipeline only:"
                         + " remove it from '" + other.name() + "' or shut that pipeline down first, or give '"
-                        + pipeline.name() + "' its own instance");
+                        + pipeline.name() + "' its own instance" + sharedObjectHint(handler));
             }
         }
+    }
+
+    /**
+     * Why "two" handlers can be one object: a lambda that captures nothing is created once by
+     * the JVM and returned by every evaluation of its expression. Empty for other handlers.
+     */
+    static String sharedObjectHint(final Object handler) {
+        final Class<?> type = handler.getClass();
+        if (!type.isSynthetic() && !type.getName().contains("$$Lambda")) {
+            return "";
+        }
+        return "; note: a lambda that captures no variable is one shared object (the JVM returns the same"
+                + " instance each time its expression runs, so two stages built from it hold one handler):"
+                + " create an instance per stage, e.g. new MyHandler(), or a lambda that captures a value of"
+                + " its own stage";
     }
 
     /** Gives {@code handler} back if {@code pipeline} holds it. */

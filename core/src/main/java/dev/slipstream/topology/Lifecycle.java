@@ -24,6 +24,8 @@ final class Lifecycle {
     static final int STOPPED = 2;
 
     private static final System.Logger LOG = System.getLogger("dev.slipstream.topology");
+    /** How often a stopping thread that is still running is interrupted again. */
+    private static final long REINTERRUPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final String owner;
     private final Runnable onFirstFailure;
@@ -150,6 +152,49 @@ final class Lifecycle {
             }
         }
         return alive;
+    }
+
+    /**
+     * Makes the stage threads of a pipeline or pool whose user gave no thread factory: daemon
+     * threads, so a stage stuck in its handler cannot keep the JVM alive after {@code main}
+     * returns. A pipeline shut down before {@code main} returns (try-with-resources) loses
+     * nothing; a user who wants the stage threads to keep the JVM alive passes a factory that
+     * makes non-daemon threads.
+     */
+    static Thread daemonThread(final Runnable body) {
+        final Thread thread = new Thread(body);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /**
+     * Waits for threads that were asked to stop: until {@code interruptAt} it only joins; then it
+     * interrupts those still running (a handler stuck in a sleep, a lock, a blocking call), and
+     * again every {@link #REINTERRUPT_NANOS} while they keep running (a handler that blocks on
+     * every event of its batch is interrupted on each one), until they end or {@code deadline}
+     * passes. A thread that is the caller itself is neither interrupted nor waited for.
+     *
+     * @return the names of threads still alive at the end
+     */
+    static List<String> stopThreads(final List<Thread> threads, final long interruptAt, final long deadline) {
+        if (join(threads, Math.min(interruptAt, deadline)).isEmpty()) {
+            return List.of();
+        }
+        final Thread self = Thread.currentThread();
+        boolean anyAlive = true;
+        while (anyAlive && deadline - System.nanoTime() > 0) {
+            anyAlive = false;
+            for (final Thread thread : threads) {
+                if (thread != self && thread.isAlive()) {
+                    anyAlive = true;
+                    thread.interrupt();
+                }
+            }
+            if (anyAlive) {
+                join(threads, Math.min(deadline, System.nanoTime() + REINTERRUPT_NANOS));
+            }
+        }
+        return join(threads, deadline);
     }
 
     @Override

@@ -93,11 +93,12 @@ final class PipelineGraph<E> {
                 final StageNode<E> existing = nodesByHandler.get(handler);
                 if (existing != null) {
                     throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + name
-                            + "' (stage '" + existing.name + "'); a handler instance can be added once");
+                            + "' (stage '" + existing.name + "'); a handler instance can be added once"
+                            + HandlerOwners.sharedObjectHint(handler));
                 }
                 if (handlers.put(handler, Boolean.TRUE) != null) {
                     throw new IllegalArgumentException("handler " + handler + " is given twice; a handler instance"
-                            + " can be added once");
+                            + " can be added once" + HandlerOwners.sharedObjectHint(handler));
                 }
                 HandlerOwners.check(handler, pipeline);
             }
@@ -125,8 +126,11 @@ final class PipelineGraph<E> {
                 : ring.newBarrier(upstreamSequences);
         final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
                 : defaultExceptionHandler != null ? defaultExceptionHandler
-                : ExceptionHandlers.logAndContinue(pipeline.name() + "/" + stageName);
-        final TrackingExceptionHandler<E> exceptionHandler = new TrackingExceptionHandler<>(chosen);
+                : ExceptionHandlers.logAndContinue();
+        // one handler per stage: it names the stage, keeps the stage's own log summary, and leaves
+        // logging a stop to the pipeline (which logs it once)
+        final TrackingExceptionHandler<E> exceptionHandler =
+                new TrackingExceptionHandler<>(chosen.forStage(pipeline.name() + "/" + stageName));
         final StageNode<E> node = spec.isWorkerPool()
                 ? new PoolNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler)
                 : new HandlerNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler);

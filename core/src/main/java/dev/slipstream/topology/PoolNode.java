@@ -15,7 +15,7 @@ final class PoolNode<E> extends StageNode<E> {
     PoolNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstream,
              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
              final TrackingExceptionHandler<E> exceptionHandler) {
-        super(pipeline, name, upstream, ownWaitStrategy, barrier);
+        super(pipeline, name, upstream, ownWaitStrategy, barrier, exceptionHandler);
         final WorkerPool.Builder<E> builder = WorkerPool.builder(pipeline.ringBuffer())
                 .name(name)
                 .embedded()

@@ -51,6 +51,15 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     public static final int DEFAULT_BATCH_SIZE = 32;
     /** How long {@link #close()} waits for the workers to drain the queue. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How much longer than its timeout a {@link #shutdown(Duration)} may take: after the timeout
+     * the workers are halted, those still running are interrupted, and the call waits at most
+     * this long for them. Also how long {@link #halt()} lets the workers end by themselves before
+     * it interrupts them.
+     */
+    public static final Duration STOP_GRACE = Slipstream.STOP_GRACE;
+    /** After a halt, how long a worker gets to leave its wait before it is interrupted. */
+    private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private static final VarHandle PHASE;
     private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
@@ -69,7 +78,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
     private final String name;
     private final Queue<T> queue;
-    private final ExceptionHandler<? super T> exceptionHandler;
+    /** The workers' exception handler, named for the pool; counts the items it lets pass. */
+    private final TrackingExceptionHandler<T> exceptionHandler;
     private final WakePolicy wakePolicy;
     private final int batchSize;
     private final ThreadFactory threadFactory;
@@ -101,8 +111,10 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         this.name = builder.name;
         this.lifecycle = new Lifecycle("pool '" + builder.name + "'", this::stopAfterFailure);
         this.queue = builder.queue;
-        this.exceptionHandler = builder.exceptionHandler != null
-                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name);
+        // named for the pool, with its own log summary; the pool logs a stop itself, once
+        final ExceptionHandler<? super T> chosen = builder.exceptionHandler != null
+                ? builder.exceptionHandler : ExceptionHandlers.logAndContinue();
+        this.exceptionHandler = new TrackingExceptionHandler<T>(chosen.forStage(builder.name));
         this.wakePolicy = builder.wakePolicy;
         this.batchSize = builder.batchSize;
         this.threadFactory = builder.threadFactory;
@@ -137,7 +149,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
         synchronized (threads) {
             for (final QueueWorker<T> worker : workers) {
-                final Thread thread = threadFactory.newThread(worker);
+                final Thread thread = threadFactory.newThread(() -> runWorker(worker));
                 if (thread == null) {
                     throw new IllegalStateException("threadFactory returned null for worker " + worker.index
                             + " of pool '" + name + "'");
@@ -148,6 +160,15 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             for (final Thread thread : threads) {
                 thread.start();
             }
+        }
+    }
+
+    private void runWorker(final QueueWorker<T> worker) {
+        try {
+            worker.run();
+        } finally {
+            // the exceptions the log has not reported yet: a summary now, not never
+            exceptionHandler.stageStopped();
         }
     }
 
@@ -193,11 +214,13 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
 
     /**
-     * Stops accepting items, lets the workers empty the queue, and waits for them to end.
+     * Stops accepting items, lets the workers empty the queue, and waits for them to end. It
+     * returns within {@code timeout} plus {@link #STOP_GRACE}: after the timeout the workers are
+     * halted, and a worker still running a moment later (inside its handler) is interrupted.
      *
      * @param timeout how long to wait; after it the workers are halted
-     * @return what was left (in the queue, or taken by a worker that failed) and which threads
-     *     did not end
+     * @return what was left (in the queue, or taken by a worker that failed), how many items were
+     *     skipped after an exception, and which threads did not end
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
@@ -207,7 +230,9 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     }
 
     /**
-     * Stops the workers after the batch each has taken, leaving the rest in the queue.
+     * Stops the workers after the batch each has taken, leaving the rest in the queue. A worker
+     * still running {@link #STOP_GRACE} later is interrupted; the call waits for the workers up to
+     * {@link #DEFAULT_CLOSE_TIMEOUT} in all.
      *
      * @return what was left
      */
@@ -256,12 +281,19 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         wakeAll();
         List<String> alive;
         synchronized (threads) {
-            alive = Lifecycle.join(threads, deadline);
-            if (!halt && !alive.isEmpty()) {
-                // volatile store: out of time, stop after the current batch
-                halted = true;
-                wakeAll();
-                alive = Lifecycle.join(threads, System.nanoTime() + TimeUnit.SECONDS.toNanos(1));
+            if (halt) {
+                final long now = System.nanoTime();
+                alive = Lifecycle.stopThreads(threads, now + STOP_GRACE.toNanos(), deadline);
+            } else {
+                alive = Lifecycle.join(threads, deadline);
+                if (!alive.isEmpty()) {
+                    // volatile store: out of time, stop after the current batch; a worker still
+                    // running a moment later is inside its handler and is interrupted
+                    halted = true;
+                    wakeAll();
+                    final long now = System.nanoTime();
+                    alive = Lifecycle.stopThreads(threads, now + HALT_SETTLE_NANOS, now + STOP_GRACE.toNanos());
+                }
             }
         }
         final Map<String, Long> left = new LinkedHashMap<>();
@@ -272,8 +304,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         // in the queue, taken by a worker that gave up, held by a worker still running, or (only if
         // the wait for offers in flight ran out of time) possibly still being offered
         left.put(name, queue.size() + abandoned.get() + holding + unsettled);
+        // read after the join: an ended worker's counts are complete
         result = new ShutdownResult(name, halt, -1L, left, alive, lifecycle.failures(),
-                Duration.ofNanos(System.nanoTime() - startNanos));
+                Duration.ofNanos(System.nanoTime() - startNanos), 0L,
+                Map.of(name, exceptionHandler.tally().skipped()),
+                Map.of(name, exceptionHandler.tally().retriesGivenUp()), Map.of(name, 0L));
         return result;
     }
 
@@ -402,7 +437,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         private WakePolicy wakePolicy = WakePolicy.BIASED;
         private int batchSize = DEFAULT_BATCH_SIZE;
         private String name = "queue-pool";
-        private ThreadFactory threadFactory = Thread::new;
+        private ThreadFactory threadFactory = Lifecycle::daemonThread;
 
         private Builder(final Queue<T> queue) {
             this.queue = queue;
@@ -475,7 +510,9 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
         /**
          * Makes the worker threads (for example to pin them to cores); they are then named
-         * {@code <pool>-<index>}. By default plain non-daemon threads.
+         * {@code <pool>-<index>}. By default daemon threads, so that a worker stuck in its
+         * handler cannot keep the JVM alive after {@code main} returns: shut the pool down
+         * before then. A factory of yours decides for itself.
          *
          * @param factory the thread factory
          * @return this builder
@@ -529,7 +566,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         return wakePolicy;
     }
 
-    ExceptionHandler<? super T> exceptionHandler() {
+    TrackingExceptionHandler<T> exceptionHandler() {
         return exceptionHandler;
     }
 

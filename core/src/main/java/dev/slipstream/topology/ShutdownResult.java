@@ -9,22 +9,29 @@ import java.util.Objects;
 
 /**
  * What a shutdown or halt achieved: whether every event accepted before it went through every
- * stage, how many each stage left behind if not, whether every thread ended, and which stages
- * failed on the way.
+ * stage, how many each stage left behind if not, how many each stage skipped because its handler
+ * threw, whether every thread ended, and which stages failed on the way.
+ *
+ * <p><b>What "clean" promises.</b> {@link #isClean()} is true only if every accepted event was
+ * handled by every stage <em>without an exception</em>: nothing left ({@link #isDrained()}), no
+ * event skipped after an exception ({@link #eventsSkipped()}: the stage's exception handler took
+ * the exception and the stage went on, a rewind that gave up included), every thread ended
+ * ({@link #isTerminated()}), and no stage failed ({@link #failures()}), at any time, during the
+ * shutdown included. A batch that was retried after a {@link
+ * dev.slipstream.processor.RewindableException} and then succeeded is not a skip: its events were
+ * handled; {@link #batchesRetried()} counts those retries.
  *
  * <p>The accounting contract: every publication that returned normally (accepted) is either
  * handled by every stage, or counted in {@link #eventsLeft()} for each stage that did not handle
  * it; a publication that threw was not accepted and is not counted. For a pipeline the count is
  * taken against the ring's close fence, {@link #drainTarget()}: the highest sequence accepted
  * before the ring closed. Claims at or below it that their producers had not yet published when
- * the call returned are in {@link #claimsInFlight()} (and in every stage's count). {@link
- * #isClean()} is true only if nothing was left, every thread ended and no stage failed, at any
- * time, during the shutdown included.
+ * the call returned are in {@link #claimsInFlight()} (and in every stage's count).
  *
  * <pre>{@code
  * ShutdownResult result = pipeline.shutdown(Duration.ofSeconds(5));
  * if (!result.isClean()) {
- *     log.warn(result.toString());   // e.g. "... NOT drained: journal left 12 events ..."
+ *     log.warn(result.toString());   // e.g. "... NOT drained ...: journal left 12; pricer skipped 3 events after an exception"
  * }
  * result.requireClean();             // or throw instead
  * }</pre>
@@ -44,6 +51,9 @@ public final class ShutdownResult {
     private final List<StageFailure> failures;
     private final Duration elapsed;
     private final long claimsInFlight;
+    private final Map<String, Long> eventsSkipped;
+    private final Map<String, Long> retriesGivenUp;
+    private final Map<String, Long> batchesRetried;
 
     ShutdownResult(final String name, final boolean halted, final long drainTarget,
                    final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
@@ -54,7 +64,24 @@ public final class ShutdownResult {
     ShutdownResult(final String name, final boolean halted, final long drainTarget,
                    final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
                    final List<StageFailure> failures, final Duration elapsed, final long claimsInFlight) {
+        this(name, halted, drainTarget, eventsLeft, threadsStillRunning, failures, elapsed, claimsInFlight,
+                Map.of(), Map.of(), Map.of());
+    }
+
+    /**
+     * @param eventsSkipped per stage, events skipped after an exception (see {@link #eventsSkipped()})
+     * @param retriesGivenUp per stage, of those, rewinds that gave up
+     * @param batchesRetried per stage, batches handled again after a rewindable exception
+     */
+    ShutdownResult(final String name, final boolean halted, final long drainTarget,
+                   final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
+                   final List<StageFailure> failures, final Duration elapsed, final long claimsInFlight,
+                   final Map<String, Long> eventsSkipped, final Map<String, Long> retriesGivenUp,
+                   final Map<String, Long> batchesRetried) {
         this.claimsInFlight = claimsInFlight;
+        this.eventsSkipped = Collections.unmodifiableMap(new LinkedHashMap<>(eventsSkipped));
+        this.retriesGivenUp = Collections.unmodifiableMap(new LinkedHashMap<>(retriesGivenUp));
+        this.batchesRetried = Collections.unmodifiableMap(new LinkedHashMap<>(batchesRetried));
         this.name = Objects.requireNonNull(name);
         this.halted = halted;
         this.drainTarget = drainTarget;
@@ -106,12 +133,80 @@ public final class ShutdownResult {
     }
 
     /**
-     * Drained, terminated and no stage failed.
+     * Every accepted event handled by every stage without an exception: drained, no event
+     * skipped after an exception, terminated, and no stage failed (see the class comment).
      *
-     * @return true if the shutdown lost nothing and left nothing running
+     * @return true if every accepted event went through every stage, no handler threw, and
+     *     nothing was left running
      */
     public boolean isClean() {
-        return isDrained() && isTerminated() && failures.isEmpty();
+        return isDrained() && totalEventsSkipped() == 0L && isTerminated() && failures.isEmpty();
+    }
+
+    /**
+     * Per stage, in pipeline order, how many events it skipped because its handler threw and its
+     * exception handler let the stage go on (the default, {@code logAndContinue}, does): the
+     * event counts as finished for {@link #eventsLeft()}, but was not handled. Includes events
+     * whose batch the rewind strategy gave up retrying ({@link #retriesGivenUp()}), and failed
+     * {@code onBatchStart} and {@code onTimeout} callbacks. An exception that stopped the stage is
+     * not here but in {@link #failures()}.
+     *
+     * @return stage name to count (0 for a stage whose handler never threw); empty for a halt or
+     *     shutdown of something that counts no exceptions
+     */
+    public Map<String, Long> eventsSkipped() {
+        return eventsSkipped;
+    }
+
+    /**
+     * How many events one stage skipped after an exception (see {@link #eventsSkipped()}).
+     *
+     * @param stageName the stage
+     * @return the count
+     * @throws IllegalArgumentException if there is no such stage
+     */
+    public long eventsSkipped(final String stageName) {
+        final Long skipped = eventsSkipped.get(stageName);
+        if (skipped == null) {
+            throw new IllegalArgumentException("no stage named '" + stageName + "' in '" + name
+                    + "'; stages are " + eventsSkipped.keySet());
+        }
+        return skipped;
+    }
+
+    /**
+     * The events skipped after an exception, over all stages.
+     *
+     * @return the sum of {@link #eventsSkipped()}
+     */
+    public long totalEventsSkipped() {
+        long sum = 0L;
+        for (final long skipped : eventsSkipped.values()) {
+            sum += skipped;
+        }
+        return sum;
+    }
+
+    /**
+     * Per stage, of its {@link #eventsSkipped() skipped events}, those that threw a
+     * {@link dev.slipstream.processor.RewindableException} whose rewind strategy gave up.
+     *
+     * @return stage name to count
+     */
+    public Map<String, Long> retriesGivenUp() {
+        return retriesGivenUp;
+    }
+
+    /**
+     * Per stage, how many times a batch was handled again after its handler threw a
+     * {@link dev.slipstream.processor.RewindableException}. A retry that later succeeded does not
+     * make the result unclean (its events were handled); one that gave up is in
+     * {@link #eventsSkipped()}.
+     *
+     * @return stage name to count
+     */
+    public Map<String, Long> batchesRetried() {
+        return batchesRetried;
     }
 
     /**
@@ -241,6 +336,23 @@ public final class ShutdownResult {
         }
         if (claimsInFlight > 0) {
             sb.append("; ").append(claimsInFlight).append(" accepted events behind a claim not yet published");
+        }
+        for (final Map.Entry<String, Long> entry : eventsSkipped.entrySet()) {
+            final long skipped = entry.getValue();
+            if (skipped > 0) {
+                sb.append("; ").append(entry.getKey()).append(" skipped ").append(skipped)
+                        .append(skipped == 1 ? " event" : " events").append(" after an exception");
+                final long givenUp = retriesGivenUp.getOrDefault(entry.getKey(), 0L);
+                if (givenUp > 0) {
+                    sb.append(" (").append(givenUp).append(" after its rewinds gave up)");
+                }
+            }
+        }
+        for (final Map.Entry<String, Long> entry : batchesRetried.entrySet()) {
+            if (entry.getValue() > 0) {
+                sb.append("; ").append(entry.getKey()).append(" retried ").append(entry.getValue())
+                        .append(entry.getValue() == 1 ? " batch" : " batches");
+            }
         }
         if (!threadsStillRunning.isEmpty()) {
             sb.append("; threads still running: ").append(threadsStillRunning);

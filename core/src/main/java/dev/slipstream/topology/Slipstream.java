@@ -15,11 +15,13 @@ import dev.slipstream.wait.HybridWaitStrategy;
 import dev.slipstream.wait.ProducerWaitStrategies;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A pipeline: one ring buffer, the stages that read it, and their threads, wired with a fluent
@@ -44,7 +46,7 @@ import java.util.concurrent.TimeUnit;
  * that returns true) was <em>accepted</em>: it is handled by every stage before a shutdown reports
  * {@link ShutdownResult#isClean() clean}, or it is counted, per stage, in the
  * {@link ShutdownResult#eventsLeft() result} as not handled. A publish that is not accepted throws
- * {@link SequencerClosedException} and is not counted. The pipeline keeps this with the ring's
+ * {@link SequencerClosedException} (or, for a {@code try...}, returns false) and is not counted. The pipeline keeps this with the ring's
  * close fence: closing the ring records the highest accepted claim, every claim at or below it is
  * published by its producer, and the shutdown drains up to exactly that sequence (see
  * {@link ShutdownResult#drainTarget()}).
@@ -67,7 +69,10 @@ import java.util.concurrent.TimeUnit;
  * {@link #start()} once. {@link #shutdown(Duration)} closes the ring (later publications throw
  * {@link SequencerClosedException}), waits without spinning until every accepted event is published
  * and handled by every stage, stops and joins the threads, and reports what was left if the time
- * ran out. {@link #halt()} stops at once and reports what was left against the same fence.
+ * ran out; it returns within its timeout plus {@link #STOP_GRACE}, interrupting stage threads
+ * still inside their handler once the timeout has passed. {@link #halt()} stops every stage after
+ * the batch in hand, without draining, and reports what was left against the same fence. The
+ * stage threads are daemon threads unless a thread factory of yours says otherwise.
  * {@link #close()} shuts down with {@link #DEFAULT_CLOSE_TIMEOUT} and logs an unclean result. A
  * stage that fails at any time, during a shutdown included, is in {@link #failures()} and in the
  * result, and is logged once; the first failure stops the pipeline: the ring closes, so producers
@@ -81,8 +86,21 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** How long {@link #halt()} and {@link #removeStage} wait for threads to end. */
     public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(10);
-    /** Extra time a shutdown that ran out of time gives the halted threads to end. */
-    private static final long JOIN_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How much longer than its timeout a {@link #shutdown(Duration)} may take: after the timeout
+     * the stages are halted, the threads still running are interrupted, and the call waits at
+     * most this long for them. Also how long {@link #halt()} lets the stages end by themselves
+     * before it interrupts them.
+     */
+    public static final Duration STOP_GRACE = Duration.ofSeconds(1);
+    /**
+     * After a halt, how long a stage gets to leave its wait before a shutdown that ran out of time
+     * interrupts it: a stage waiting for events ends within microseconds of its halt, one still
+     * running after this is inside its handler.
+     */
+    private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Numbers the pipelines built without a name: "slipstream-1", "slipstream-2", ... */
+    private static final AtomicInteger UNNAMED = new AtomicInteger();
     private static final System.Logger LOG = System.getLogger(Slipstream.class.getName());
 
     private final String name;
@@ -461,13 +479,23 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * stops and joins the threads. The wait ends at once if a stage fails. Calling it again returns
      * the first result.
      *
+     * <p><b>How long it takes:</b> at most {@code timeout} plus {@link #STOP_GRACE} (1 s). If the
+     * stages drain in time, their threads have until {@code timeout} to end ({@code onShutdown}
+     * included). If not, the stages are halted when the timeout passes; a thread still running
+     * a moment later is inside its handler and is <b>interrupted</b> (a handler stuck in a sleep,
+     * a lock or an interruptible blocking call then ends), and the call waits for the threads up
+     * to {@code STOP_GRACE} after the timeout. A thread that ignores the interrupt (a spin loop)
+     * is named in {@link ShutdownResult#threadsStillRunning()}; being a daemon thread by default,
+     * it does not keep the JVM alive.
+     *
      * <p>Call it from a thread that is not one of the pipeline's: a stage that shuts its own
      * pipeline down cannot drain while it waits (use {@link #halt()} there).
      *
-     * @param timeout how long the stages may take to drain; after it they are halted and given
-     *     up to one more second to end
+     * @param timeout how long the stages may take to drain and end; the call returns within
+     *     {@code timeout + STOP_GRACE}
      * @return whether everything drained and, if not, how many accepted events each stage left
-     *     and how many claims were still unpublished
+     *     and how many claims were still unpublished; how many events each stage skipped after
+     *     an exception; which threads did not end
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
@@ -477,9 +505,11 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Stops at once: closes the ring, halts every stage after its current batch, joins the threads
-     * (up to {@link #DEFAULT_JOIN_TIMEOUT}) and reports, against the close fence, how many accepted
-     * events each stage left.
+     * Stops without draining: closes the ring, asks every stage to stop after the batch in hand
+     * (events already in the ring behind it are not handled), joins the threads, and reports,
+     * against the close fence, how many accepted events each stage left. A stage still running
+     * {@link #STOP_GRACE} after the halt is inside its handler: its thread is interrupted, and
+     * the call waits for the threads up to {@link #DEFAULT_JOIN_TIMEOUT} in all.
      *
      * @return what was left
      */
@@ -523,13 +553,22 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
                     node.requestStop();
                 }
                 final long now = System.nanoTime();
-                final long joinDeadline = halt ? now + DEFAULT_JOIN_TIMEOUT.toNanos()
-                        : Math.max(drainDeadline, now + JOIN_GRACE_NANOS);
+                final long interruptAt;
+                final long joinDeadline;
+                if (halt) {
+                    interruptAt = now + STOP_GRACE.toNanos();
+                    joinDeadline = now + DEFAULT_JOIN_TIMEOUT.toNanos();
+                } else {
+                    // drained in time: the threads have until the timeout to end (onShutdown);
+                    // out of time: a moment to leave their wait, then stuck handlers are interrupted
+                    interruptAt = Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
+                    joinDeadline = Math.max(drainDeadline, now) + STOP_GRACE.toNanos();
+                }
                 final List<Thread> threads = new ArrayList<>();
                 for (final StageNode<E> node : stages) {
                     threads.addAll(node.threads);
                 }
-                alive.addAll(Lifecycle.join(threads, joinDeadline));
+                alive.addAll(Lifecycle.stopThreads(threads, interruptAt, joinDeadline));
             }
             if (jfr != null) {
                 jfr.close();
@@ -537,10 +576,19 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
             }
             final Map<String, Long> left = DrainAccounting.left(stages, fence);
             final long inFlight = DrainAccounting.claimsInFlight(ring, stages, fence);
+            // read after the join: every ended thread's counts are complete (join orders them)
+            final Map<String, Long> skipped = new LinkedHashMap<>();
+            final Map<String, Long> givenUp = new LinkedHashMap<>();
+            final Map<String, Long> retried = new LinkedHashMap<>();
+            for (final StageNode<E> node : stages) {
+                skipped.put(node.name, node.exceptions.tally().skipped());
+                givenUp.put(node.name, node.exceptions.tally().retriesGivenUp());
+                retried.put(node.name, node.batchRewinds());
+            }
             lifecycle.setState(Lifecycle.STOPPED);
             graph.releaseHandlers();
             result = new ShutdownResult(name, halt, fence, left, alive, lifecycle.failures(),
-                    Duration.ofNanos(System.nanoTime() - startNanos), inFlight);
+                    Duration.ofNanos(System.nanoTime() - startNanos), inFlight, skipped, givenUp, retried);
             return result;
         }
     }
@@ -676,12 +724,19 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     // ================================================================================ publishing
 
     /**
-     * Where publications go: the ring. Every publishing method of this pipeline ({@code publishEvent},
-     * {@code tryPublishEvent}, {@code publishEvents}, {@code tryPublishEvents}, as declared by
-     * {@link EventSink}) forwards to it; each throws {@link SequencerClosedException} once the
-     * pipeline is shut down, halted or stopped by a failure, and such a call is not accepted.
+     * The pipeline's publishing side alone, to hand to code that should publish but not control
+     * the pipeline (start, shut down, add or remove stages): the ring, as an {@link EventSink}.
+     * Every publishing method of this pipeline ({@code publishEvent}, {@code tryPublishEvent},
+     * {@code publishEvents}, {@code tryPublishEvents}) forwards to it. Once the pipeline is shut
+     * down, halted or stopped by a failure, each {@code publish...} throws
+     * {@link SequencerClosedException} and each {@code try...} returns false; neither is accepted.
      *
-     * @return the sink the pipeline publishes into
+     * <pre>{@code
+     * EventSink<Order> orders = pipeline.sink();
+     * gateway.onMessage(line -> orders.publishEvent(Order::parse, line));   // publish only
+     * }</pre>
+     *
+     * @return the sink the pipeline publishes into (its ring)
      */
     @Override
     public EventSink<E> sink() {
@@ -704,12 +759,12 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     public static final class Builder<E> {
         private final EventFactory<E> factory;
-        private String name = "slipstream";
+        private String name;
         private int ringSize = 1024;
         private ProducerType producerType = ProducerType.MULTI;
         private WaitStrategy waitStrategy;
         private ProducerWaitStrategy producerWaitStrategy;
-        private ThreadFactory threadFactory = Thread::new;
+        private ThreadFactory threadFactory = Lifecycle::daemonThread;
         private ExceptionHandler<? super E> exceptionHandler;
         private Duration stallThreshold = Duration.ofSeconds(1);
 
@@ -718,7 +773,8 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         }
 
         /**
-         * The pipeline's name, used in thread names, errors and metrics (default "slipstream").
+         * The pipeline's name, used in thread names, errors and metrics (default
+         * {@code slipstream-<n>}, numbered per JVM, so that two unnamed pipelines have distinct names).
          *
          * @param pipelineName not blank
          * @return this builder
@@ -779,8 +835,13 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         }
 
         /**
-         * Makes the stages' threads unless a stage sets its own (default: plain non-daemon threads).
-         * The pipeline names each thread {@code <pipeline>-<stage>[-<worker>]}.
+         * Makes the stages' threads unless a stage sets its own. The default makes <b>daemon</b>
+         * threads, so that a stage stuck in its handler cannot keep the JVM alive after
+         * {@code main} returns; shut the pipeline down before then (try-with-resources), or
+         * events still in the ring are not handled. A factory of yours decides for itself: pass
+         * one that makes non-daemon threads ({@code Thread::new} from a non-daemon thread) if the
+         * stages should keep the JVM alive. The pipeline names each thread
+         * {@code <pipeline>-<stage>[-<worker>]}.
          *
          * @param factory the thread factory
          * @return this builder
@@ -825,6 +886,10 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
          * @return the pipeline
          */
         public Slipstream<E> build() {
+            if (name == null) {
+                // distinct names, so that messages about two unnamed pipelines tell them apart
+                name = "slipstream-" + UNNAMED.incrementAndGet();
+            }
             return new Slipstream<>(this);
         }
     }

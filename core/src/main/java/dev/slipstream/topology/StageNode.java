@@ -25,6 +25,8 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     /** The stage's own wait strategy, registered with the ring's signal fan-out; null if it uses the ring's. */
     final WaitStrategy ownWaitStrategy;
     final SequenceBarrier barrier;
+    /** Where the stage's exceptions go; counts what it lets pass. */
+    final TrackingExceptionHandler<E> exceptions;
     /** Guarded by the pipeline's lock. */
     final List<Thread> threads = new ArrayList<>();
     /** Makes the stage's threads; set when the stage is created, under the pipeline's lock. */
@@ -45,8 +47,10 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     private volatile StageFailure failure;
 
     StageNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstreamNodes,
-              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier) {
+              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier,
+              final TrackingExceptionHandler<E> exceptions) {
         this.pipeline = pipeline;
+        this.exceptions = exceptions;
         this.name = name;
         this.upstreamNodes = List.copyOf(upstreamNodes);
         this.ownWaitStrategy = ownWaitStrategy;
@@ -119,6 +123,16 @@ abstract class StageNode<E> implements Stage, StageMetrics {
         } catch (Throwable t) {
             thrown = t;
         } finally {
+            try {
+                // the exceptions the log has not reported yet: a summary now, not never
+                exceptions.stageStopped();
+            } catch (RuntimeException | Error e) {
+                if (thrown == null) {
+                    thrown = e;
+                } else {
+                    thrown.addSuppressed(e);
+                }
+            }
             lifecycle.threadEnded(name, failure, thrown, stopRequested);
         }
     }
@@ -172,8 +186,17 @@ abstract class StageNode<E> implements Stage, StageMetrics {
         return behind > 0 ? behind : 0;
     }
 
+    /** Batches handled again after a rewindable exception (only a handler stage rewinds). */
+    long batchRewinds() {
+        return 0L;
+    }
+
+    /** "stage 'journal' of pipeline 'orders': sequence 41, lag 3, 42 events, 1 exception". */
     @Override
     public String toString() {
-        return (isWorkerPool() ? "pool '" : "stage '") + name + "' of pipeline '" + pipeline.name() + "'";
+        final long exceptionCount = exceptionsHandled();
+        return (isWorkerPool() ? "pool '" : "stage '") + name + "' of pipeline '" + pipeline.name() + "': sequence "
+                + sequence() + ", lag " + lag() + ", " + eventsProcessed() + " events, " + exceptionCount
+                + (exceptionCount == 1 ? " exception" : " exceptions");
     }
 }

@@ -505,7 +505,7 @@ public final class WorkerPool<E> {
             for (final H seen : list) {
                 if (seen == handler) {
                     throw new IllegalArgumentException("handler " + handler + " is given twice to " + owner
-                            + "; each worker needs its own instance");
+                            + "; each worker needs its own instance" + HandlerOwners.sharedObjectHint(handler));
                 }
             }
             list.add(handler);

@@ -436,4 +436,25 @@ class BlockingQueueTest {
         assertEquals(0, QueueInternals.waiting(q.notFull));
         assertNull(q.poll());
     }
+
+    @Test
+    void anLscqBlockingQueueClosesLikeAnLscqQueue() throws Exception {
+        final LscqBlockingQueue<String> queue = new LscqBlockingQueue<>();
+        queue.put("kept");
+        assertFalse(queue.isClosed());
+        assertFalse(queue.isDrained(), "open: never drained");
+        queue.close();
+        queue.close();
+        assertTrue(queue.isClosed());
+        assertFalse(queue.offer("late"), "closed: offer refused");
+        assertFalse(queue.offer("late", 1, TimeUnit.SECONDS));
+        final IllegalStateException put = assertThrows(IllegalStateException.class, () -> queue.put("late"));
+        assertEquals("queue is closed: put(late) was refused", put.getMessage());
+        final IllegalStateException add = assertThrows(IllegalStateException.class, () -> queue.add("late"));
+        assertEquals("queue is closed: add(late) was refused", add.getMessage());
+        assertFalse(queue.isDrained(), "an accepted element is still there");
+        assertEquals("kept", queue.take(), "what was accepted before the close can still be taken");
+        assertTrue(queue.isDrained());
+        assertNull(queue.poll(1, TimeUnit.MILLISECONDS));
+    }
 }

@@ -211,7 +211,9 @@ class RingBufferTest {
         final SequencerClosedException closed = assertThrows(SequencerClosedException.class,
                 () -> ring.publishEvent((event, sequence) -> event.value = 6));
         assertTrue(closed.getMessage().contains("pipeline stopped"));
-        assertThrows(SequencerClosedException.class, () -> ring.tryPublishEvent((event, sequence) -> { }));
+        assertFalse(ring.tryPublishEvent((event, sequence) -> event.value = 7), "closed: not accepted, no exception");
+
+        assertFalse(ring.tryPublishEvent((event, sequence, arg) -> { }, "one"));
         final SequenceBarrier barrier = ring.newBarrier();
         assertEquals(0, barrier.waitFor(0));
         assertEquals(5, ring.get(0).value);

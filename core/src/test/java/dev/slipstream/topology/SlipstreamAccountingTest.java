@@ -250,7 +250,16 @@ class SlipstreamAccountingTest {
         final CountDownLatch entered = new CountDownLatch(1);
         final EventHandler<TestEvent> stuck = (event, sequence, end) -> {
             entered.countDown();
-            await(release);
+            // ignores interrupts: the shutdown's interrupt cannot end it
+            while (true) {
+                try {
+                    if (release.await(20, TimeUnit.SECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException ignored) {
+                    // keep waiting
+                }
+            }
         };
         final Slipstream<TestEvent> s = pipeline("stuck", 64, ProducerType.SINGLE);
         final Stage stage = s.handleEventsWith(StageSpec.of("stuck", stuck)).stage();

@@ -70,7 +70,9 @@ class SlipstreamMetricsTest {
         release.countDown();
         Await.until("held caught up", () -> heldStage.lag() == 0);
         assertEquals(64, metrics.remainingCapacity());
-        assertTrue(s.shutdown(Duration.ofSeconds(10)).isClean());
+        final ShutdownResult result = s.shutdown(Duration.ofSeconds(10));
+        assertTrue(result.isDrained() && result.isTerminated(), result::toString);
+        assertEquals(20, result.eventsSkipped("flaky"), result::toString);
     }
 
     @Test

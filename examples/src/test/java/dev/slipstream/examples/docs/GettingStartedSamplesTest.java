@@ -69,7 +69,7 @@ class GettingStartedSamplesTest {
         while (journal.getSequence().get() < sequence) {   // wait until the journal has handled it
             Thread.onSpinWait();
         }
-        journal.halt();                                    // stops after the current batch
+        journal.halt();                                    // stops after the batch in hand; no drain
         thread.join();
         assertEquals(101, logged);
     }

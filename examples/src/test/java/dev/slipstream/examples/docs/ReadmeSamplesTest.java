@@ -34,7 +34,7 @@ class ReadmeSamplesTest {
             while (journal.getSequence().get() < ring.getCursor()) {   // wait until the journal has handled it
                 Thread.onSpinWait();
             }
-            journal.halt();                                   // halt() stops at once: events not yet handled are skipped
+            journal.halt();                                   // stops after the batch in hand; no drain
             thread.join();
         } finally {
             System.setOut(out);

@@ -45,7 +45,7 @@ class ThreadsSamplesTest {
             matched.incrementAndGet();
         };
         Slipstream<Order> pipeline = Slipstream.builder(Order::new)
-                .threadFactory(Thread::new)                                    // default for most stages
+                .threadFactory(Thread::new)                                    // most stages: plain threads
                 .build();
         pipeline.handleEventsWith(StageSpec.of("journal", journal))           // unpinned, sleeps
                 .then(StageSpec.of("match", matcher)

@@ -138,8 +138,10 @@ class QueueWorkerPoolSoakTest {
         }
         assertTrue(thrown > 0, "the seeded failures happened");
         assertEquals(thrown, exceptions.get());
+        assertEquals(thrown, result.eventsSkipped("soak-pool"), "the result counts every skipped item: " + result);
         if (!shutdownUnderLoad) {
-            assertTrue(result.isClean(), result::toString);
+            assertTrue(result.isDrained() && result.isTerminated() && result.failures().isEmpty(), result::toString);
+            assertFalse(result.isClean(), "seeded exceptions were skipped: " + result);
             assertEquals(2L * PER_PRODUCER, pool.eventsProcessed());
         }
     }

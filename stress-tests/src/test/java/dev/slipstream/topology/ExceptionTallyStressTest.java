@@ -1,0 +1,39 @@
+package dev.slipstream.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A stage's count of events skipped after an exception, reported by several worker threads at
+ * once (a work pool), loses nothing; and the same check catches a tally kept in a plain volatile
+ * counter ({@link ExceptionTallyRace#plainCounterMutant()}). Default: 20 rounds of 2 threads x
+ * 200,000 exceptions; {@code -Dslipstream.stress.long=true}: 200 rounds.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ExceptionTallyStressTest {
+    private static final boolean LONG = Boolean.getBoolean("slipstream.stress.long");
+    private static final int ROUNDS = Integer.getInteger("slipstream.stress.rounds", LONG ? 200 : 20);
+    private static final int THREADS = 2;
+    private static final int PER_THREAD = 200_000;
+
+    @Test
+    void everyExceptionReportedByConcurrentWorkersIsCounted() throws Exception {
+        final ExceptionTallyRace.Outcome outcome =
+                ExceptionTallyRace.run(ExceptionTallyRace::real, THREADS, PER_THREAD, ROUNDS, false);
+        System.out.println("[exception-tally] real: " + outcome);
+        assertEquals(ROUNDS, outcome.rounds());
+        assertEquals(0L, outcome.lost(), outcome::toString);
+    }
+
+    @Test
+    void theCheckCatchesATallyKeptInAPlainVolatileCounter() throws Exception {
+        final ExceptionTallyRace.Outcome outcome =
+                ExceptionTallyRace.run(ExceptionTallyRace::plainCounterMutant, THREADS, PER_THREAD, ROUNDS, true);
+        System.out.println("[exception-tally] mutant: " + outcome);
+        assertTrue(outcome.lost() > 0, "the mutant's lost counts were not caught: " + outcome);
+    }
+}
