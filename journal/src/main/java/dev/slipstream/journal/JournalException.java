@@ -20,7 +20,9 @@ public class JournalException extends RuntimeException {
 
     /** The file concerned, as text (a {@link Path} is not serializable). */
     private final String file;
+    /** The byte offset in the file, or -1. */
     private final long offset;
+    /** The journal sequence concerned, or -1. */
     private final long sequence;
 
     /**
