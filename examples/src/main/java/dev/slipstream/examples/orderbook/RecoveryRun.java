@@ -26,7 +26,8 @@ import org.HdrHistogram.Histogram;
  *
  * <ol>
  *   <li>the engine ({@link OrderMatchingEngine}, three clients, unpaced) runs in a process of its
- *       own and is killed with SIGKILL while orders stream in: no shutdown, no flush;</li>
+ *       own and is killed with SIGKILL while orders stream in (the given time after its journal
+ *       holds 1,000 orders): no shutdown, no flush;</li>
  *   <li>a new engine opens the journal (recovery cuts a torn last record, if the kill left one),
  *       places the journal stage before matching, replays every journalled order into its ring
  *       (the journal stage passes them, as they are durable already) and then takes live orders
@@ -183,6 +184,15 @@ public final class RecoveryRun {
         return new Outcome(journalled, liveOrders, recovery, List.copyOf(problems));
     }
 
+    private static boolean hasRecord(final Path journalDir, final long sequence) {
+        try {
+            JournalReader.open(journalDir).locate(sequence);
+            return true;
+        } catch (dev.slipstream.journal.JournalException notYet) {
+            return false;
+        }
+    }
+
     /** Starts the engine in a process of its own and kills it (SIGKILL) once it has streamed for a while. */
     private static void killEngineMidStream(final Path journalDir, final long killAfterMillis, final PrintStream out)
             throws Exception {
@@ -212,6 +222,11 @@ public final class RecoveryRun {
         }, "engine-output");
         drain.setDaemon(true);
         drain.start();
+        // mid-stream: once orders are in the journal (a reader needs no lock), then a while longer
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!hasRecord(journalDir, 1_000) && engine.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         Thread.sleep(killAfterMillis);
         engine.destroyForcibly();
         engine.waitFor();
