@@ -121,6 +121,22 @@ class JournalTest {
     }
 
     @Test
+    void aLostOrWrongIndexEntryIsOnlyAHintAndLocatingStillFindsTheRecord() throws Exception {
+        try (Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(SMALL_SEGMENT).indexInterval(16))) {
+            append(journal.stage(new Message.Codec()), 0, 400, 10);
+        }
+        final JournalReader reader = JournalReader.open(dir);
+        final JournalPosition expected = reader.locate(330);
+        final Path file = reader.segments().get(0);
+        // entry 20 (sequence 320) lost, entry 19 (sequence 304) pointing at the wrong record
+        final ByteBuffer entries = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        entries.putInt(0, (int) reader.locate(100).offset()).putInt(4, 0);
+        poke(file, Segment.HEADER_SIZE + 4 * 19, entries.array());
+        assertEquals(expected, reader.locate(330));
+        assertEquals(400 - 330, replayAndCheck(dir, 330));
+    }
+
+    @Test
     void retentionDeletesWholeSegmentsBelowASequenceButNeverTheCurrentOne() throws Exception {
         try (Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(SMALL_SEGMENT))) {
             final JournalStage<Message> stage = journal.stage(new Message.Codec());
