@@ -53,19 +53,19 @@ class JournalCrashTest {
 
     @Test
     void theCheckCatchesAReporterPlacedBesideTheJournal() throws Exception {
-        final Outcome outcome = killRepeatedly("report-beside-journal", 8, new Random(SEED));
+        final Outcome outcome = killRepeatedly("report-beside-journal", 15, new Random(SEED));
         System.out.printf("journal crash test, seeded bug report-beside-journal: caught after %d kill(s): %s%n", outcome.kills(),
                 outcome.problems().isEmpty() ? "-" : outcome.problems().get(0));
-        assertFalse(outcome.problems().isEmpty(), "the seeded bug went unnoticed over 8 kills");
+        assertFalse(outcome.problems().isEmpty(), "the seeded bug went unnoticed over 15 kills");
         assertTrue(outcome.problems().get(0).contains("lost"), outcome.problems().get(0));
     }
 
     @Test
     void theCheckCatchesAStageThatAcknowledgesABatchBeforeWritingIt() throws Exception {
-        final Outcome outcome = killRepeatedly("ack-at-batch-start", 8, new Random(SEED));
+        final Outcome outcome = killRepeatedly("ack-at-batch-start", 15, new Random(SEED));
         System.out.printf("journal crash test, seeded bug ack-at-batch-start: caught after %d kill(s): %s%n", outcome.kills(),
                 outcome.problems().isEmpty() ? "-" : outcome.problems().get(0));
-        assertFalse(outcome.problems().isEmpty(), "the seeded bug went unnoticed over 8 kills");
+        assertFalse(outcome.problems().isEmpty(), "the seeded bug went unnoticed over 15 kills");
         assertTrue(outcome.problems().get(0).contains("lost"), outcome.problems().get(0));
     }
 
