@@ -72,11 +72,11 @@ public final class MatchingEngineNode {
                 0, OrderMatchingEngine.Config.DEFAULT.bookCapacity());
 
         final Path dir = Files.createTempDirectory("slipstream-engine-node");
-        final Path journalFile = dir.resolve("orders.journal");
+        final Path journalDir = dir.resolve("journal");
         final List<String> problems = new CopyOnWriteArrayList<>();
         try (AeronNode node = AeronNode.start(o.get("--aeron-dir"))) {
             final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-            final Journal journal = new Journal(journalFile);
+            final OrderJournal journal = new OrderJournal(journalDir);
             final Replica replica = new Replica();
             final MatchingStage matcher = new MatchingStage(
                     new OrderBook(OrderMatchingEngine.MAX_PRICE, config.bookCapacity()), latency);
@@ -90,7 +90,7 @@ public final class MatchingEngineNode {
             final Slipstream<OrderEvent> engine = Slipstream.builder(OrderEvent::new).name("engine")
                     .ringSize(ringSize).producers(ProducerType.SINGLE).waitStrategy(new HybridWaitStrategy()).build();
             engine.handleEventsWith(
-                            StageSpec.of("journal", journal).exceptionHandler(ExceptionHandlers.halt("journal")),
+                            journal.spec(),
                             StageSpec.of("replicate", replica))
                     .then(StageSpec.of("match", matcher).exceptionHandler(ExceptionHandlers.halt("match")))
                     .then(StageSpec.of("market-data", marketData), toGateway.stageSpec("to-gateway"));
@@ -141,7 +141,8 @@ public final class MatchingEngineNode {
             if (fromGateway.metrics().messagesReceived() != orders) {
                 problems.add("received " + fromGateway.metrics().messagesReceived() + " orders, expected " + orders);
             }
-            OrderMatchingEngine.verify(config, journalFile, replica, matcher, problems);
+            journal.close();
+            OrderMatchingEngine.verify(config, journalDir, replica, matcher, problems);
             final OrderMatchingEngine.Result result = new OrderMatchingEngine.Result(orders, Math.max(1, elapsed),
                     latency, matcher.digest(), matcher.book().restingOrders(), marketData.published(),
                     List.copyOf(problems));
@@ -151,7 +152,7 @@ public final class MatchingEngineNode {
             reportsPublication.close();
             return result.verified();
         } finally {
-            Files.deleteIfExists(journalFile);
+            OrderJournal.delete(journalDir);
             Files.deleteIfExists(dir);
         }
     }

@@ -27,7 +27,8 @@ import org.HdrHistogram.Histogram;
  *                               └─► replicate ─┘
  * </pre>
  *
- * where the journal appends every order to a file, the replica checksums the stream, the
+ * where the journal makes every order durable ({@link OrderJournal}: one disk force per batch,
+ * before the matching stage sees the batch), the replica checksums the stream, the
  * matching stage (after both) runs the {@link OrderBook}, and the market-data stage prints the
  * top of book every N orders. At the end the run is verified: the journal is read back, its
  * sequences must be contiguous, its checksum must equal the replica's, and replaying it through
@@ -178,19 +179,35 @@ public final class OrderMatchingEngine {
     public static Result run(final Config config, final PrintStream out) throws IOException, InterruptedException {
         Objects.requireNonNull(out, "out must not be null");
         final Path dir = Files.createTempDirectory("slipstream-orderbook");
-        final Path journalFile = dir.resolve("orders.journal");
+        final Path journalDir = dir.resolve("journal");
         try {
-            return run(config, out, journalFile);
+            return run(config, out, journalDir);
         } finally {
-            Files.deleteIfExists(journalFile);
+            OrderJournal.delete(journalDir);
             Files.deleteIfExists(dir);
         }
     }
 
-    private static Result run(final Config config, final PrintStream out, final Path journalFile)
+    /**
+     * Runs the engine once, journalling into {@code journalDir} (which must not hold a journal
+     * yet), and verifies it.
+     *
+     * @param config the settings
+     * @param out where the report and market data go
+     * @param journalDir the journal's directory, created if needed
+     * @return what was measured and found
+     * @throws IOException if the journal cannot be created
+     * @throws InterruptedException if interrupted while waiting for the clients
+     */
+    public static Result run(final Config config, final PrintStream out, final Path journalDir)
             throws IOException, InterruptedException {
         final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-        final Journal journal = new Journal(journalFile);
+        final OrderJournal journal = new OrderJournal(journalDir);
+        if (journal.nextSequence() != 0) {
+            journal.close();
+            throw new IllegalArgumentException("journal " + journalDir + " holds " + journal.nextSequence()
+                    + " orders already; a run starts from an empty journal (see RecoveryRun for a restart)");
+        }
         final Replica replica = new Replica();
         final MatchingStage matcher = new MatchingStage(new OrderBook(MAX_PRICE, config.bookCapacity()), latency);
         final MarketDataPublisher marketData = new MarketDataPublisher(out, config.printEvery());
@@ -205,9 +222,7 @@ public final class OrderMatchingEngine {
                 .build();
         // An order that cannot be journalled or matched must not be skipped: those stages halt,
         // which stops the whole pipeline (the ring closes and the clients are told).
-        exchange.handleEventsWith(
-                        StageSpec.of("journal", journal).exceptionHandler(ExceptionHandlers.halt("journal")),
-                        StageSpec.of("replicate", replica))
+        exchange.handleEventsWith(journal.spec(), StageSpec.of("replicate", replica))
                 .then(StageSpec.of("match", matcher).exceptionHandler(ExceptionHandlers.halt("match")))
                 .then(StageSpec.of("market-data", marketData));
 
@@ -215,7 +230,7 @@ public final class OrderMatchingEngine {
                 config.clients(), config.ringSize());
         out.printf("%,d orders, rate %s, seed %d, journal %s%n", config.orders(),
                 config.ratePerSecond() == 0 ? "unpaced" : String.format("%,d/s", config.ratePerSecond()),
-                config.seed(), journalFile);
+                config.seed(), journalDir);
 
         exchange.start();
         final CountDownLatch go = new CountDownLatch(1);
@@ -236,12 +251,13 @@ public final class OrderMatchingEngine {
         }
         final ShutdownResult shutdown = exchange.shutdown(Duration.ofSeconds(60));
         final long elapsed = System.nanoTime() - startNanos;
+        journal.close();
 
         final List<String> problems = new ArrayList<>();
         if (!shutdown.isClean()) {
             problems.add("shutdown was not clean: " + shutdown);
         }
-        verify(config, journalFile, replica, matcher, problems);
+        verify(config, journalDir, replica, matcher, problems);
         final Result result = new Result(config.orders(), elapsed, latency, matcher.digest(),
                 matcher.book().restingOrders(), marketData.published(), List.copyOf(problems));
         report(result, out);
@@ -249,14 +265,14 @@ public final class OrderMatchingEngine {
     }
 
     /** Reads the journal back and checks the replica, the executions and the book against it. */
-    static void verify(final Config config, final Path journalFile, final Replica replica,
-                               final MatchingStage matcher, final List<String> problems) throws IOException {
+    static void verify(final Config config, final Path journalDir, final Replica replica,
+                               final MatchingStage matcher, final List<String> problems) {
         final ReferenceMatcher reference = new ReferenceMatcher(MAX_PRICE, config.bookCapacity());
         final ExecutionDigest expected = new ExecutionDigest();
         final StreamChecksum journalChecksum = new StreamChecksum();
         final long records;
         try {
-            records = Journal.replay(journalFile, (sequence, type, side, orderId, price, quantity, clientId) -> {
+            records = OrderJournal.replay(journalDir, (sequence, type, side, orderId, price, quantity, clientId) -> {
                 journalChecksum.add(sequence, type, side, orderId, price, quantity, clientId);
                 switch (type) {
                     case OrderEvent.LIMIT -> reference.limit(orderId, side, price, quantity, expected);
@@ -264,8 +280,8 @@ public final class OrderMatchingEngine {
                     default -> reference.cancel(orderId, expected);
                 }
             });
-        } catch (IllegalStateException corrupt) {
-            problems.add(corrupt.getMessage());
+        } catch (Exception corrupt) {
+            problems.add("journal " + journalDir + " cannot be read back: " + corrupt);
             return;
         }
         if (records != config.orders()) {

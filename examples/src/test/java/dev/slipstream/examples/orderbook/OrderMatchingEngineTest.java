@@ -1,5 +1,6 @@
 package dev.slipstream.examples.orderbook;
 
+import dev.slipstream.journal.JournalException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,23 +47,30 @@ class OrderMatchingEngineTest {
     }
 
     @Test
-    void journalReplayRefusesAGapInTheSequences(@TempDir final Path dir) throws Exception {
-        final Path file = dir.resolve("gap.journal");
+    void theJournalRefusesAGapInTheSequencesAndKeepsWhatItHas(@TempDir final Path dir) throws Exception {
+        final Path journalDir = dir.resolve("gap");
         final OrderEvent order = new OrderEvent();
         order.setOrder(OrderEvent.LIMIT, Side.BUY, 1, 100, 10, 0, 0);
-        try (Journal journal = new Journal(file)) {
+        try (OrderJournal journal = new OrderJournal(journalDir)) {
             journal.onEvent(order, 0, false);
-            journal.onEvent(order, 1, false);
-            journal.onEvent(order, 3, true);
+            journal.onEvent(order, 1, true);
+            final JournalException gap = assertThrows(JournalException.class, () -> journal.onEvent(order, 3, true));
+            assertEquals(3, gap.sequence());
+            assertEquals(1, journal.durableRingSequence());
         }
         final List<Long> seen = new ArrayList<>();
-
-        final IllegalStateException gap = assertThrows(IllegalStateException.class,
-                () -> Journal.replay(file, (sequence, type, side, id, price, qty, client) -> seen.add(sequence)));
-
-        assertEquals("journal record 2 has sequence 3", gap.getMessage());
+        assertEquals(2, OrderJournal.replay(journalDir, (sequence, type, side, id, price, qty, client) -> seen.add(sequence)));
         assertEquals(List.of(0L, 1L), seen);
-        assertEquals(3 * Journal.RECORD_SIZE, Files.size(file));
+    }
+
+    @Test
+    void killedMidStreamAndRestartedFromTheJournalTheEngineMatchesTheReference(@TempDir final Path dir) throws Exception {
+        final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        final RecoveryRun.Outcome outcome = RecoveryRun.run(dir, 700, 20_000,
+                new PrintStream(text, true, StandardCharsets.UTF_8));
+        assertTrue(outcome.verified(), () -> outcome.problems() + "\n" + text);
+        assertTrue(outcome.journalledBeforeKill() > 0, text::toString);
+        assertTrue(text.toString().contains("killed the engine"), text::toString);
     }
 
     @Test

@@ -1,0 +1,33 @@
+package dev.slipstream.bench.journal;
+
+import dev.slipstream.processor.EventHandler;
+import java.nio.file.Path;
+
+/**
+ * What the journal benchmark needs from a journal: append (as a pipeline stage, so that both
+ * journals are driven alike), and replay everything. One small adapter per library.
+ */
+interface JournalAdapter extends AutoCloseable {
+    /**
+     * The stage that journals each event; at the end of each batch it forces the batch to the
+     * device if {@code syncEveryBatch}, else it leaves the writes in the page cache.
+     */
+    EventHandler<Record64> stage();
+
+    /** Reads every record from the start and returns the sum of their fields (so nothing is optimised away). */
+    long replayAll();
+
+    @Override
+    void close();
+
+    static JournalAdapter create(final String impl, final Path dir, final boolean syncEveryBatch) {
+        switch (impl) {
+            case "slipstream":
+                return new SlipstreamJournalAdapter(dir, syncEveryBatch);
+            case "chronicle":
+                return new ChronicleQueueAdapter(dir, syncEveryBatch);
+            default:
+                throw new IllegalArgumentException("unknown impl " + impl + "; expected slipstream or chronicle");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.slipstream.journal;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Turns an event into the payload of a journal record and back. The journal calls it on the
+ * stage's thread for every event, so it must not allocate if the pipeline is to stay
+ * allocation-free.
+ *
+ * <p>{@link #encode} writes straight into the memory-mapped segment: {@code out}'s position is
+ * where the payload starts and its limit is exactly {@link #encodedLength} bytes further, so a
+ * codec that writes past the length it declared gets a {@link java.nio.BufferOverflowException}
+ * (which the stage reports as a {@link JournalException} naming the file, the offset and the
+ * sequence). Write with relative puts ({@code out.putLong(v)}); the buffer is little-endian. Bytes
+ * declared but not written are zero.
+ *
+ * <pre>{@code
+ * final class TradeCodec implements JournalCodec<Trade> {
+ *     public int encodedLength(Trade t) { return 24; }
+ *     public void encode(Trade t, ByteBuffer out) { out.putLong(t.id).putLong(t.price).putLong(t.quantity); }
+ *     public void decode(ByteBuffer in, Trade t) { t.id = in.getLong(); t.price = in.getLong(); t.quantity = in.getLong(); }
+ * }
+ * }</pre>
+ *
+ * @param <E> the event type
+ */
+public interface JournalCodec<E> {
+    /**
+     * How many bytes {@link #encode} will write for this event.
+     *
+     * @param event the event about to be journalled
+     * @return the payload length, {@code >= 0}
+     */
+    int encodedLength(E event);
+
+    /**
+     * Writes the event's payload.
+     *
+     * @param event the event
+     * @param out positioned at the payload's first byte, limited to {@link #encodedLength} bytes;
+     *     valid only during this call
+     */
+    void encode(E event, ByteBuffer out);
+
+    /**
+     * Reads a payload back into an event (a reused scratch event or a ring slot).
+     *
+     * @param in positioned at the payload's first byte, limited to its last; valid only during
+     *     this call
+     * @param event the event to fill
+     */
+    void decode(ByteBuffer in, E event);
+}

@@ -1,0 +1,327 @@
+package dev.slipstream.journal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * One segment file, mapped whole: a header, an index of every {@code indexInterval}-th record's
+ * offset, then records back to back. Everything is little-endian.
+ *
+ * <pre>
+ * header (64 bytes): magic (8) version (4) dataStart (4) firstSequence (8) segmentSize (4)
+ *                    indexInterval (4) indexEntries (4) CRC32C of the 36 bytes before (4) zero (24)
+ * index:             indexEntries x int offset (0: not written), padded to 64 bytes
+ * record:            CRC32C (4) length (4) sequence (8) payload, padded to 8 bytes
+ * </pre>
+ *
+ * A record's CRC32C covers its length, sequence and payload; its length counts the 16-byte
+ * header and the payload, so a zero length marks the end of the data (a new file is all zeros,
+ * and the writer keeps every byte after its position zero). Records are written payload first and
+ * CRC last. The name of the file is its first sequence, so segments sort and are found by name.
+ */
+final class Segment {
+    static final long MAGIC = 0x314C4E524A50534CL;   // "LSPJRNL1" read as little-endian bytes
+    static final int VERSION = 1;
+    static final int HEADER_SIZE = 64;
+    static final int RECORD_HEADER = 16;
+    static final String SUFFIX = ".segment";
+    static final String TEMP_SUFFIX = ".segment.tmp";
+
+    /** {@link #check} found no record here: zeros, or no room for a record header. */
+    static final int END = 0;
+    /** {@link #check} found a record that fails its check. */
+    static final int BAD = -1;
+
+    private static final int OFF_MAGIC = 0;
+    private static final int OFF_VERSION = 8;
+    private static final int OFF_DATA_START = 12;
+    private static final int OFF_FIRST_SEQUENCE = 16;
+    private static final int OFF_SEGMENT_SIZE = 24;
+    private static final int OFF_INDEX_INTERVAL = 28;
+    private static final int OFF_INDEX_ENTRIES = 32;
+    private static final int OFF_HEADER_CRC = 36;
+
+    final Path file;
+    final long firstSequence;
+    final int size;
+    final int dataStart;
+    final int indexInterval;
+    final int indexEntries;
+    /** The whole file, little-endian; absolute gets and puts only, so its position never matters. */
+    final MappedByteBuffer mapping;
+
+    private Segment(final Path file, final MappedByteBuffer mapping) {
+        this.file = file;
+        this.mapping = mapping;
+        this.firstSequence = mapping.getLong(OFF_FIRST_SEQUENCE);
+        this.size = mapping.getInt(OFF_SEGMENT_SIZE);
+        this.dataStart = mapping.getInt(OFF_DATA_START);
+        this.indexInterval = mapping.getInt(OFF_INDEX_INTERVAL);
+        this.indexEntries = mapping.getInt(OFF_INDEX_ENTRIES);
+    }
+
+    static String fileName(final long firstSequence) {
+        return String.format("%020d%s", firstSequence, SUFFIX);
+    }
+
+    /** The first sequence a segment file name stands for, or -1 if it is not a segment's name. */
+    static long parseFileName(final String name) {
+        if (name.length() != 20 + SUFFIX.length() || !name.endsWith(SUFFIX)) {
+            return -1L;
+        }
+        for (int i = 0; i < 20; i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return -1L;
+            }
+        }
+        return Long.parseLong(name.substring(0, 20));
+    }
+
+    static int aligned(final int length) {
+        return (length + 7) & ~7;
+    }
+
+    /** The largest payload a segment of this size and index interval holds. */
+    static int maxPayload(final int segmentSize, final int indexInterval) {
+        return segmentSize - dataStart(segmentSize, indexInterval) - RECORD_HEADER;
+    }
+
+    private static int indexEntries(final int segmentSize, final int indexInterval) {
+        final int maxRecords = segmentSize / RECORD_HEADER;
+        return (maxRecords + indexInterval - 1) / indexInterval;
+    }
+
+    private static int dataStart(final int segmentSize, final int indexInterval) {
+        return (HEADER_SIZE + 4 * indexEntries(segmentSize, indexInterval) + 63) & ~63;
+    }
+
+    /**
+     * Creates a segment: written under a temporary name, forced if {@code durable}, then renamed,
+     * so that a segment file under its real name always has a complete header.
+     */
+    static Segment create(final Path directory, final long firstSequence, final int segmentSize,
+                          final int indexInterval, final boolean durable) {
+        final Path file = directory.resolve(fileName(firstSequence));
+        final Path temp = directory.resolve(String.format("%020d%s", firstSequence, TEMP_SUFFIX));
+        if (Files.exists(file)) {
+            throw new JournalException("cannot create segment " + file + " for sequence " + firstSequence
+                    + ": the file exists already", file, 0, firstSequence, null);
+        }
+        final MappedByteBuffer mapping;
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            // mapping past the end grows the file (sparse: blocks are allocated as pages are written)
+            mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, segmentSize);
+        } catch (IOException e) {
+            throw new JournalException("cannot create segment file " + temp + " (" + segmentSize + " bytes): " + e,
+                    temp, 0, firstSequence, e);
+        }
+        mapping.order(ByteOrder.LITTLE_ENDIAN);
+        final int entries = indexEntries(segmentSize, indexInterval);
+        mapping.putLong(OFF_MAGIC, MAGIC)
+                .putInt(OFF_VERSION, VERSION)
+                .putInt(OFF_DATA_START, dataStart(segmentSize, indexInterval))
+                .putLong(OFF_FIRST_SEQUENCE, firstSequence)
+                .putInt(OFF_SEGMENT_SIZE, segmentSize)
+                .putInt(OFF_INDEX_INTERVAL, indexInterval)
+                .putInt(OFF_INDEX_ENTRIES, entries)
+                .putInt(OFF_HEADER_CRC, headerCrc(mapping));
+        try {
+            if (durable) {
+                mapping.force();
+            }
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
+            if (durable) {
+                syncDirectory(directory);
+            }
+        } catch (FileAlreadyExistsException e) {
+            throw new JournalException("cannot create segment " + file + ": the file exists already", file, 0,
+                    firstSequence, e);
+        } catch (IOException e) {
+            throw new JournalException("cannot create segment " + file + ": " + e, file, 0, firstSequence, e);
+        }
+        return new Segment(file, mapping);
+    }
+
+    /** Maps an existing segment and checks its header against its name. */
+    static Segment open(final Path file, final boolean writable) {
+        final long named = parseFileName(file.getFileName().toString());
+        final MappedByteBuffer mapping;
+        try (FileChannel channel = writable
+                ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(file, StandardOpenOption.READ)) {
+            final long length = channel.size();
+            if (length < HEADER_SIZE || length > JournalConfig.MAX_SEGMENT_SIZE) {
+                throw new JournalCorruptException("segment " + file + " is " + length + " bytes long; a segment is "
+                        + HEADER_SIZE + " to " + JournalConfig.MAX_SEGMENT_SIZE + " bytes", file, 0, named);
+            }
+            mapping = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0, length);
+        } catch (IOException e) {
+            throw new JournalException("cannot map segment " + file + (writable ? " for writing" : "") + ": " + e,
+                    file, 0, named, e);
+        }
+        mapping.order(ByteOrder.LITTLE_ENDIAN);
+        final String problem = headerProblem(mapping, named);
+        if (problem != null) {
+            throw new JournalCorruptException("segment " + file + " has a damaged header: " + problem, file, 0, named);
+        }
+        return new Segment(file, mapping);
+    }
+
+    private static String headerProblem(final MappedByteBuffer m, final long named) {
+        if (m.getLong(OFF_MAGIC) != MAGIC) {
+            return String.format("magic %016x, expected %016x (not a Slipstream journal segment)",
+                    m.getLong(OFF_MAGIC), MAGIC);
+        }
+        if (m.getInt(OFF_HEADER_CRC) != headerCrc(m)) {
+            return String.format("header CRC32C %08x, computed %08x", m.getInt(OFF_HEADER_CRC), headerCrc(m));
+        }
+        if (m.getInt(OFF_VERSION) != VERSION) {
+            return "format version " + m.getInt(OFF_VERSION) + ", this library reads version " + VERSION;
+        }
+        if (m.getLong(OFF_FIRST_SEQUENCE) != named) {
+            return "first sequence " + m.getLong(OFF_FIRST_SEQUENCE) + ", but the file name says " + named;
+        }
+        final int size = m.getInt(OFF_SEGMENT_SIZE);
+        if (size != m.capacity()) {
+            return "segment size " + size + ", but the file is " + m.capacity() + " bytes";
+        }
+        final int interval = m.getInt(OFF_INDEX_INTERVAL);
+        if (interval < 1 || m.getInt(OFF_INDEX_ENTRIES) != indexEntries(size, interval)
+                || m.getInt(OFF_DATA_START) != dataStart(size, interval)) {
+            return "index interval " + interval + ", entries " + m.getInt(OFF_INDEX_ENTRIES) + " and data start "
+                    + m.getInt(OFF_DATA_START) + " do not agree with the segment size " + size;
+        }
+        return null;
+    }
+
+    private static int headerCrc(final ByteBuffer m) {
+        final CRC32C crc = new CRC32C();
+        crc.update(m.duplicate().clear().limit(OFF_HEADER_CRC));
+        return (int) crc.getValue();
+    }
+
+    /** Forces a directory's entries (a new or renamed file's name) where the platform allows it. */
+    static void syncDirectory(final Path directory) throws IOException {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException | UnsupportedOperationException notOnThisPlatform) {
+            // Windows cannot open a directory as a channel; its file system orders renames itself
+            if (System.getProperty("os.name", "").startsWith("Windows")) {
+                return;
+            }
+            throw notOnThisPlatform instanceof IOException ? (IOException) notOnThisPlatform
+                    : new IOException(notOnThisPlatform);
+        }
+    }
+
+    /** A view of the whole file for the writer's or reader's own position and limit. */
+    ByteBuffer newView() {
+        return mapping.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    int indexEntry(final int k) {
+        return mapping.getInt(HEADER_SIZE + 4 * k);
+    }
+
+    void putIndexEntry(final int k, final int offset) {
+        mapping.putInt(HEADER_SIZE + 4 * k, offset);
+    }
+
+    /**
+     * Checks the record at {@code offset}: its aligned size if it is intact and has the expected
+     * sequence, {@link #END} if there is none, {@link #BAD} if it fails a check.
+     *
+     * @param crcView a view of this segment, moved by the check
+     */
+    int check(final int offset, final long expectedSequence, final CRC32C crc, final ByteBuffer crcView) {
+        if (offset > size - RECORD_HEADER) {
+            return END;
+        }
+        final int storedCrc = mapping.getInt(offset);
+        final int length = mapping.getInt(offset + 4);
+        if (length == 0 && storedCrc == 0) {
+            return END;
+        }
+        if (length < RECORD_HEADER || length > size - offset
+                || mapping.getLong(offset + 8) != expectedSequence) {
+            return BAD;
+        }
+        return crcOf(offset, length, crc, crcView) == storedCrc ? aligned(length) : BAD;
+    }
+
+    /** Whether an intact record with a sequence of at least {@code notBefore} starts at {@code offset}. */
+    boolean isIntactRecord(final int offset, final long notBefore, final CRC32C crc, final ByteBuffer crcView) {
+        if (offset > size - RECORD_HEADER) {
+            return false;
+        }
+        final int length = mapping.getInt(offset + 4);
+        final long sequence = mapping.getLong(offset + 8);
+        return length >= RECORD_HEADER && length <= size - offset && sequence >= notBefore
+                && crcOf(offset, length, crc, crcView) == mapping.getInt(offset);
+    }
+
+    /** The CRC32C of a record's length, sequence and payload. */
+    static int crcOf(final int offset, final int length, final CRC32C crc, final ByteBuffer view) {
+        crc.reset();
+        view.limit(offset + length).position(offset + 4);
+        crc.update(view);
+        return (int) crc.getValue();
+    }
+
+    /** Why {@link #check} said {@link #BAD}: for error messages only (allocates). */
+    String describeProblem(final int offset, final long expectedSequence) {
+        final int storedCrc = mapping.getInt(offset);
+        final int length = mapping.getInt(offset + 4);
+        if (length == 0) {
+            return "the record header is zero but non-zero bytes follow (a record whose header was never written)";
+        }
+        if (length < RECORD_HEADER || length > size - offset) {
+            return "length " + length + " is out of range (" + RECORD_HEADER + " to " + (size - offset) + ")";
+        }
+        final long sequence = mapping.getLong(offset + 8);
+        if (sequence != expectedSequence) {
+            return "sequence " + sequence + " where " + expectedSequence + " was expected";
+        }
+        final int computed = crcOf(offset, length, new CRC32C(), newView());
+        return String.format("CRC32C mismatch: stored %08x, computed %08x over %d bytes", storedCrc, computed, length);
+    }
+
+    /** The offset just past the last non-zero byte in {@code [from, size)}, or {@code from} if all are zero. */
+    int endOfNonZero(final int from) {
+        int end = size;
+        // 8 bytes at a time from the end; from and size are multiples of 8
+        while (end > from) {
+            if (mapping.getLong(end - 8) != 0L) {
+                return end;
+            }
+            end -= 8;
+        }
+        return from;
+    }
+
+    /** Zeroes {@code [from, to)}. */
+    void zero(final int from, final int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            mapping.putLong(i, 0L);
+        }
+        for (; i < to; i++) {
+            mapping.put(i, (byte) 0);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Segment[" + file + ", first " + firstSequence + "]";
+    }
+}
