@@ -223,6 +223,11 @@ public final class ResultsMarkdown {
                     .put(k.params.get("impl"), e.getValue());
         }
         md.append("## Throughput: the five topologies\n\n");
+        md.append("The ring's throughput figures come from the continuous stream (events published back to back,"
+                + " the clock stopped when the last stage has seen the last one, one JVM per run, sides interleaved):"
+                + " [continuous.md](continuous.md), the source of the README's ring figures. The JMH table below"
+                + " publishes a block of events per invocation and waits for the ring to drain, so each invocation"
+                + " restarts producer and consumers from an empty ring; it is a smoke of every cell, not a claim.\n\n");
         md.append("Events per second through the whole topology (the last stage has seen and checked every event),"
                 + " same ring size (65536) and wait strategy for every implementation. Ratios are Slipstream's"
                 + " median over the median of the peer (forks run in interleaved rounds); ± is half the 95%"
