@@ -75,8 +75,13 @@ final class PrqRing extends PrqRingPad2 {
     static final int CLOSE_TRIES = 10;
     /** Positions an enqueuer may fail in one ring before it closes the ring and moves on. */
     static final int STARVATION_LIMIT = 128;
-    /** Spins a dequeuer waits on an empty cell while an enqueuer holds its position. */
-    static final int ENQUEUER_PATIENCE = 1 << 10;
+    /**
+     * Spins a dequeuer waits on an empty cell while an enqueuer holds its position. The
+     * enqueuer needs a few instructions between its fetch-and-add and its reservation; a longer
+     * wait only pays when it was descheduled there, and then a time slice is too long to wait
+     * anyway (the enqueuer retries at a new position instead).
+     */
+    static final int ENQUEUER_PATIENCE = 32;
     /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */
     static final int REMAP_SHIFT = 4;
 
@@ -271,7 +276,6 @@ final class PrqRing extends PrqRingPad2 {
             final long h = (long) HEAD.getAndAdd(this, 1L);
             final int j = cell(h);
             final long mine = h + size;
-            long tail = 0;
             int spins = 0;
             while (true) {
                 // volatile loads, epoch first (see offer)
@@ -298,9 +302,8 @@ final class PrqRing extends PrqRingPad2 {
                         break;
                     }
                 } else {
-                    if ((spins & 127) == 0) {
-                        tail = lvTail();
-                    }
+                    // volatile load: a close or a tail fixed back behind h ends the wait at once
+                    final long tail = lvTail();
                     if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
                         // no enqueuer is coming for position h, or it took too long: invalidate
                         // the cell for h (a reservation goes first, failing its enqueuer)
