@@ -1,6 +1,7 @@
 package dev.slipstream.stress.queue;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -64,11 +65,15 @@ public class LprqMutantLincheckTest {
 
     @Test
     public void theModelCheckCatchesADequeuerThatTakesAnOlderLapsElement() {
-        assertThrows(LincheckAssertionError.class, () -> modelCheck(TakeWithoutEpochCheck.class));
+        final LincheckAssertionError e =
+                assertThrows(LincheckAssertionError.class, () -> modelCheck(TakeWithoutEpochCheck.class));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 
     @Test
     public void theModelCheckCatchesAnEnqueuerThatFillsAnUnsafeCell() {
-        assertThrows(LincheckAssertionError.class, () -> modelCheck(EnqueueIntoUnsafeCell.class));
+        final LincheckAssertionError e =
+                assertThrows(LincheckAssertionError.class, () -> modelCheck(EnqueueIntoUnsafeCell.class));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 }
