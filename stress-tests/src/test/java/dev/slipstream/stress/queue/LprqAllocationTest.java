@@ -21,6 +21,11 @@ import org.junit.jupiter.api.Timeout;
 class LprqAllocationTest {
     /** Elements each thread moves before it starts measuring. */
     private static final int WARM_UP = 100_000;
+    /**
+     * Bytes a measured phase of a million elements may show without any per-element allocation:
+     * 0.016 bytes per element (a single object per element would be 16 or more).
+     */
+    private static final long NOISE = 16 * 1_024;
 
     @BeforeAll
     static void needsTheAllocationCounter() {
@@ -44,8 +49,9 @@ class LprqAllocationTest {
             cycle(q, values);
         }
         final long bytes = allocatedBytes() - before;
-        // 2,000,000 operations; the measuring call itself may allocate a few bytes
-        assertTrue(bytes < 1_024, "allocated " + bytes + " bytes over 2,000,000 operations");
+        // 2,000,000 operations: one 16-byte object per element would be 16 MB; the JVM's own
+        // bookkeeping (the measuring calls, compilation transitions) stays far below NOISE
+        assertTrue(bytes < NOISE, "allocated " + bytes + " bytes over 2,000,000 operations");
         assertEquals(1, q.ringsAllocated());
     }
 
@@ -111,9 +117,9 @@ class LprqAllocationTest {
         consumer.join();
         // a ring closed because one offer was starved would cost 12 bytes per cell
         final long ringBytes = 12L * 4096 + 1024;
-        assertTrue(bytes[0] <= ringBytes * (q.ringsAllocated() - 1) + 1_024,
+        assertTrue(bytes[0] <= ringBytes * (q.ringsAllocated() - 1) + NOISE,
                 "producer allocated " + bytes[0] + " bytes, rings " + q.ringsAllocated());
-        assertTrue(bytes[1] < 1_024, "consumer allocated " + bytes[1] + " bytes");
+        assertTrue(bytes[1] < NOISE, "consumer allocated " + bytes[1] + " bytes");
         assertTrue(q.ringsAllocated() <= 2, "rings allocated: " + q.ringsAllocated());
         assertNull(q.poll());
     }
