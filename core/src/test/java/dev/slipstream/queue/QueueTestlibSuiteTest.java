@@ -18,7 +18,8 @@ import org.junit.runners.AllTests;
 
 /**
  * Guava testlib's standard {@link Queue} contract suite, run by the JUnit Vintage engine against
- * every queue class: SCQ at capacities 8 and 64, LSCQ with segments of 1, 2 and the default,
+ * every queue class: SCQ at capacities 8 and 64, LSCQ with segments of 1, 2 and the default, LPRQ
+ * with rings of 1, 2 and the default,
  * the blocking variants, and counters started near the top of the 64-bit range (for SCQ where
  * the counters wrap around 2^64 and where {@code p << 1} changes sign, for LSCQ just below 2^62,
  * where {@code p << 1} changes sign).
@@ -62,6 +63,10 @@ public class QueueTestlibSuiteTest {
         add(all, "LscqQueue", LscqQueue::new);
         add(all, "LscqQueue 1 from 2^62 - 3", () -> new LscqQueue<>(1, true, (1L << 62) - 3));
         add(all, "LscqQueue 2 from 2^62 - 3", () -> new LscqQueue<>(2, true, (1L << 62) - 3));
+        add(all, "LprqQueue 1", () -> new LprqQueue<>(1));
+        add(all, "LprqQueue 2", () -> new LprqQueue<>(2));
+        add(all, "LprqQueue", LprqQueue::new);
+        add(all, "LprqQueue 2 from 2^62 - 3", () -> new LprqQueue<>(2, false, (1L << 62) - 3));
         add(all, "ScqBlockingQueue 8", () -> new ScqBlockingQueue<>(8));
         add(all, "ScqBlockingQueue 64", () -> new ScqBlockingQueue<>(64));
         add(all, "ScqBlockingQueue 8 from 2^64 - 3",

@@ -25,6 +25,18 @@ public final class QueueTestAccess {
     }
 
     /**
+     * An {@link LprqQueue} whose rings' counters start at {@code start}.
+     *
+     * @param ringCapacity elements per ring
+     * @param start the first position of every ring, 0 to 2^62
+     * @param <E> the element type
+     * @return the queue
+     */
+    public static <E> LprqQueue<E> lprq(final int ringCapacity, final long start) {
+        return new LprqQueue<>(ringCapacity, true, start);
+    }
+
+    /**
      * An unbounded queue whose every segment's counters start at {@code start}.
      *
      * @param <E> element type

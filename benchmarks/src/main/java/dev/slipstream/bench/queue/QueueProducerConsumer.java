@@ -39,7 +39,7 @@ public class QueueProducerConsumer {
     /** Producers and consumers publish their progress to each other every this many elements. */
     private static final int REPORT_EVERY = 256;
 
-    @Param({"ScqQueue", "LscqQueue", "MpmcArrayQueue", "MpmcUnboundedXaddArrayQueue",
+    @Param({"ScqQueue", "LscqQueue", "LprqQueue", "MpmcArrayQueue", "MpmcUnboundedXaddArrayQueue",
             "ConcurrentLinkedQueue", "LinkedBlockingQueue", "ArrayBlockingQueue"})
     public String impl;
 

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public abstract class QueueShapes {
-    @Param({"ScqQueue", "LscqQueue", "MpmcArrayQueue", "MpmcUnboundedXaddArrayQueue",
+    @Param({"ScqQueue", "LscqQueue", "LprqQueue", "MpmcArrayQueue", "MpmcUnboundedXaddArrayQueue",
             "ConcurrentLinkedQueue", "LinkedBlockingQueue", "ArrayBlockingQueue"})
     public String impl;
 

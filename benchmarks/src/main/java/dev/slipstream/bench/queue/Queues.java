@@ -1,5 +1,6 @@
 package dev.slipstream.bench.queue;
 
+import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.ScqQueue;
 import java.util.Queue;
@@ -13,7 +14,7 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 final class Queues {
     /** Capacity of every bounded queue in the comparison. */
     static final int CAPACITY = 1 << 16;
-    /** Segment (chunk) size of the unbounded array-based queues: LSCQ and JCTools' xadd queue. */
+    /** Segment (ring, chunk) size of the unbounded array-based queues: LSCQ, LPRQ and JCTools' xadd queue. */
     static final int SEGMENT = 1 << 12;
     /**
      * A thread whose own successful offers exceed its own successful polls by this much polls
@@ -31,6 +32,8 @@ final class Queues {
                 return new ScqQueue<>(1 << order, remap);
             case "LscqQueue":
                 return new LscqQueue<>(1 << order, remap);
+            case "LprqQueue":
+                return new LprqQueue<>(1 << order);
             case "MpmcArrayQueue":
                 return new MpmcArrayQueue<>(CAPACITY);
             case "MpmcUnboundedXaddArrayQueue":

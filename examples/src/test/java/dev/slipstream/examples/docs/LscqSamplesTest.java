@@ -2,6 +2,7 @@ package dev.slipstream.examples.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqBlockingQueue;
 import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.ScqBlockingQueue;
@@ -30,6 +31,10 @@ class LscqSamplesTest {
 
     @Test
     void scqAndLscq() throws Exception {
+        LprqQueue<Request> requests = new LprqQueue<>();   // 4096 elements per ring
+        requests.offer(request);                           // never waits for a consumer
+        Request first = requests.poll();                   // null when empty
+
         ScqQueue<Order> bounded = new ScqQueue<>(1024);
         if (!bounded.offer(order)) {
             // full: back off and retry
@@ -39,6 +44,7 @@ class LscqSamplesTest {
         LscqQueue<Request> ingress = new LscqQueue<>();    // 4096 elements per segment
         ingress.offer(request);                            // never waits for a consumer
         int handled = ingress.drain(this::handle, 256);    // up to 256 at once, no intermediate list
+        assertEquals(request, first);
         assertEquals(order, next);
         assertEquals(1, handled);
     }

@@ -54,7 +54,11 @@ class QueueSoakTest {
                 Named.of("LscqQueue order 2, start 2^62-5000", () -> QueueTestAccess.lscq(4, NEAR_SHIFT_SIGN)),
                 Named.of("LscqQueue order 5, start 2^62-5000", () -> QueueTestAccess.lscq(32, NEAR_SHIFT_SIGN)),
                 Named.of("LscqQueue order 12, start 2^62-5000", () -> QueueTestAccess.lscq(1 << 12, NEAR_SHIFT_SIGN)),
-                Named.of("LscqQueue order 16, start 2^62-5000", () -> QueueTestAccess.lscq(1 << 16, NEAR_SHIFT_SIGN)));
+                Named.of("LscqQueue order 16, start 2^62-5000", () -> QueueTestAccess.lscq(1 << 16, NEAR_SHIFT_SIGN)),
+                Named.of("LprqQueue ring 1, start 2^62-5000", () -> QueueTestAccess.lprq(1, NEAR_SHIFT_SIGN)),
+                Named.of("LprqQueue ring 4, start 2^62-5000", () -> QueueTestAccess.lprq(4, NEAR_SHIFT_SIGN)),
+                Named.of("LprqQueue ring 2^10, start 0", () -> QueueTestAccess.lprq(1 << 10, 0L)),
+                Named.of("LprqQueue ring 2^12, start 2^62-5000", () -> QueueTestAccess.lprq(1 << 12, NEAR_SHIFT_SIGN)));
     }
 
     /** One consumer's record: what it saw, per producer. */

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The LSCQ article's six workloads (ArticleWorkloads) for every queue, one JVM per queue and
+# round, the queues interleaved (the starting queue rotates every round), the 1-minute load
+# printed before each JVM. Writes the raw output and a median table to OUTDIR.
+#
+# Usage: benchmarks/scripts/queue-article.sh OUTDIR [ROUNDS] [OPS] [THREADS]
+#   ROUNDS   rounds (default 7; every queue runs once per round)
+#   OPS      operations per thread per workload (default 400000)
+#   THREADS  thread counts, comma-separated (default 1,2,4,8)
+#   env QUEUES   the queues (default: all eight below)
+#   env JAR      the benchmarks jar (default benchmarks/target/benchmarks.jar)
+#   env JVM_OPTS JVM options (default "-Xms1g -Xmx1g")
+# Output: OUTDIR/raw/QUEUE-ROUND.txt (the program's output), OUTDIR/load.txt (load before each
+# JVM), OUTDIR/summary.md (median ns/op per queue, workload and thread count; the ratios the
+# targets name, as medians of per-round ratios with their range).
+# Build first: mvn -B -q -pl benchmarks -am package -DskipTests
+# Measure on an idle machine only (load below 0.3): this script runs nothing else.
+set -euo pipefail
+out=${1:?usage: queue-article.sh OUTDIR [ROUNDS] [OPS] [THREADS]}
+rounds=${2:-7}
+ops=${3:-400000}
+threads=${4:-1,2,4,8}
+jar=${JAR:-benchmarks/target/benchmarks.jar}
+jvm_opts=${JVM_OPTS:-"-Xms1g -Xmx1g"}
+read -r -a queues <<< "${QUEUES:-LprqQueue LscqQueue ScqQueue LinkedBlockingQueue ArrayBlockingQueue ConcurrentLinkedQueue MpmcUnboundedXaddArrayQueue MpmcArrayQueue}"
+[[ -f $jar ]] || { echo "no $jar: build it first (mvn -B -q -pl benchmarks -am package -DskipTests)"; exit 1; }
+mkdir -p "$out/raw"
+: > "$out/load.txt"
+began=$(date +%s)
+echo "java: $(java -version 2>&1 | head -1); cpus: $(nproc); rounds $rounds, ops $ops, threads $threads" | tee "$out/setup.txt"
+n=${#queues[@]}
+for ((r = 1; r <= rounds; r++)); do
+    for ((k = 0; k < n; k++)); do
+        q=${queues[$(((k + r - 1) % n))]}
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        echo "round $r $q load $load" | tee -a "$out/load.txt"
+        # shellcheck disable=SC2086
+        java $jvm_opts -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$threads" "$ops" \
+            > "$out/raw/$q-$r.txt" 2>&1 || { echo "FAILED: $q round $r (see $out/raw/$q-$r.txt)"; exit 1; }
+    done
+done
+echo "took $(( $(date +%s) - began )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
+python3 - "$out" "$rounds" "${queues[@]}" <<'PY' | tee "$out/summary.md"
+import collections, os, re, statistics, sys
+out, rounds, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+pat = re.compile(r"RESULT queue=(\S+) workload=(\S+) threads=(\d+) ops=(\d+) ns_per_op=([0-9.]+)")
+ns = collections.defaultdict(dict)  # (queue, workload, threads) -> {round: ns}
+for q in queues:
+    for r in range(1, rounds + 1):
+        for line in open(os.path.join(out, "raw", f"{q}-{r}.txt")):
+            m = pat.match(line)
+            if m:
+                ns[(m[1], m[2], int(m[3]))][r] = float(m[5])
+workloads = ["EnqueueOnly", "DequeueOnlyEmpty", "Pair", "50Enqueue50Dequeue", "30Enqueue70Dequeue", "70Enqueue30Dequeue"]
+counts = sorted({k[2] for k in ns})
+setup = open(os.path.join(out, "setup.txt")).read().strip().replace("\n", "; ")
+print(f"# The LSCQ article's workloads: median ns/op over {rounds} interleaved rounds (lower is better)\n")
+print(f"{setup}\n")
+print("One operation is one offer or poll (Pair: one offer and one poll). The article's Go LSCQ: "
+      "Pair 36.7 ns/op on one CPU, 56.1 ns/op at 16 threads (its lock-based queue: 290 ns/op).\n")
+for t in counts:
+    print(f"## {t} thread{'s' if t > 1 else ''}\n")
+    print("| workload | " + " | ".join(queues) + " |")
+    print("| --- | " + " | ".join("---:" for _ in queues) + " |")
+    for w in workloads:
+        cells = []
+        for q in queues:
+            v = ns.get((q, w, t))
+            cells.append(f"{statistics.median(v.values()):.1f}" if v else "-")
+        print(f"| {w} | " + " | ".join(cells) + " |")
+    print()
+def ratio(peer, mine, w, t):
+    a, b = ns.get((peer, w, t)), ns.get((mine, w, t))
+    if not a or not b:
+        return None
+    rs = [a[r] / b[r] for r in a if r in b]  # per round: peer ns over mine = my speed-up
+    return statistics.median(rs), min(rs), max(rs)
+targets = [("LprqQueue", "ConcurrentLinkedQueue", 1.0, None), ("LprqQueue", "MpmcUnboundedXaddArrayQueue", 1.0, None),
+           ("LprqQueue", "LinkedBlockingQueue", 0.5, 2), ("LprqQueue", "LscqQueue", None, None),
+           ("ScqQueue", "ArrayBlockingQueue", None, None)]
+print("## Ratios (peer ns/op over the queue's ns/op: above 1.0 the queue is faster), median [min-max] of per-round ratios\n")
+for mine, peer, target, only in targets:
+    if mine not in queues or peer not in queues:
+        continue
+    label = f"{mine} vs {peer}" + (f" (target >= {target}" + (f" at {only} threads)" if only else " at 2 and 8 threads)") if target else "")
+    print(f"### {label}\n")
+    print("| workload | " + " | ".join(f"{t} T" for t in counts) + " |")
+    print("| --- | " + " | ".join("---:" for _ in counts) + " |")
+    for w in workloads:
+        cells = []
+        for t in counts:
+            x = ratio(peer, mine, w, t)
+            if x is None:
+                cells.append("-")
+                continue
+            flag = ""
+            if target is not None and (t == only or (only is None and t in (2, 8))) and x[0] < target:
+                flag = " **below**"
+            cells.append(f"{x[0]:.2f} [{x[1]:.2f}-{x[2]:.2f}]{flag}")
+        print(f"| {w} | " + " | ".join(cells) + " |")
+    print()
+PY

@@ -1,0 +1,191 @@
+package dev.slipstream.bench.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Queue;
+import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+
+/**
+ * The LSCQ article's benchmark, as a plain program: T threads hammer one queue with no work in
+ * between, each doing N operations of one workload, and the result is the wall time over all
+ * operations of all threads, in nanoseconds per operation (lower is better).
+ *
+ * <ul>
+ *   <li>{@code EnqueueOnly}: offer.</li>
+ *   <li>{@code DequeueOnlyEmpty}: poll an empty queue.</li>
+ *   <li>{@code Pair}: offer, then poll (one operation is the pair).</li>
+ *   <li>{@code 50Enqueue50Dequeue}, {@code 30Enqueue70Dequeue}, {@code 70Enqueue30Dequeue}: offer
+ *       with that probability, else poll, from a per-thread table of random draws made before
+ *       the clock starts.</li>
+ * </ul>
+ * A backlog of 1,024 elements is offered before the Pair and mixed workloads. As in
+ * {@link QueueShapes}, a thread whose own offers run {@link Queues#DRAIN_AT} ahead of its own polls
+ * polls that many back inside the measured time, and an offer that a bounded queue refuses is
+ * followed by one poll, so that no queue grows without bound and the bounded ones never stay
+ * full; the same rules hold for every queue. Every element offered is one boxed Integer per
+ * thread, created before the clock starts.
+ *
+ * <p>One JVM runs one queue: for each thread count, each workload once unmeasured (at a quarter
+ * of the operations, to compile it) and then once measured on a new queue. Lines starting with
+ * {@code RESULT} are the measurements; {@code benchmarks/scripts/queue-article.sh} runs this
+ * program once per queue and round, interleaved, and prints the medians.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.slipstream.bench.queue.ArticleWorkloads \
+ *     LprqQueue 1,2,4,8 250000
+ * </pre>
+ */
+public final class ArticleWorkloads {
+    /** Elements offered before the Pair and mixed workloads. */
+    static final int BACKLOG = 1_024;
+    /** Length of each thread's table of random draws, a power of two. */
+    private static final int TABLE = 1 << 16;
+
+    /** The article's six workloads. */
+    enum Workload {
+        ENQUEUE_ONLY("EnqueueOnly", 100, false),
+        DEQUEUE_ONLY_EMPTY("DequeueOnlyEmpty", 0, false),
+        PAIR("Pair", -1, true),
+        MIXED_50("50Enqueue50Dequeue", 50, true),
+        MIXED_30("30Enqueue70Dequeue", 30, true),
+        MIXED_70("70Enqueue30Dequeue", 70, true);
+
+        final String title;
+        /** Per cent of offers; -1 for the pair. */
+        final int offerPercent;
+        final boolean backlog;
+
+        Workload(final String title, final int offerPercent, final boolean backlog) {
+            this.title = title;
+            this.offerPercent = offerPercent;
+            this.backlog = backlog;
+        }
+    }
+
+    private ArticleWorkloads() {
+    }
+
+    /**
+     * Runs every workload at every thread count for one queue and prints one {@code RESULT}
+     * line per measurement.
+     *
+     * @param args queue name (as {@link Queues#create}), thread counts separated by commas,
+     *     operations per thread
+     * @throws Exception if a thread fails
+     */
+    public static void main(final String[] args) throws Exception {
+        if (args.length != 3) {
+            throw new IllegalArgumentException("usage: ArticleWorkloads QUEUE THREADS OPS, e.g. "
+                    + "ArticleWorkloads LprqQueue 1,2,4,8 250000; got " + args.length + " arguments");
+        }
+        final String queue = args[0];
+        final int ops = Integer.parseInt(args[2]);
+        if (ops < 1) {
+            throw new IllegalArgumentException("OPS must be >= 1, got " + ops);
+        }
+        Queues.create(queue, Queues.defaultOrder(queue), true); // fail fast on an unknown name
+        for (final String t : args[1].split(",")) {
+            final int threads = Integer.parseInt(t.trim());
+            if (threads < 1) {
+                throw new IllegalArgumentException("thread counts must be >= 1, got " + threads);
+            }
+            for (final Workload w : Workload.values()) {
+                run(queue, w, threads, Math.max(1, ops / 4)); // compile; not reported
+                final long nanos = run(queue, w, threads, ops);
+                System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f%n",
+                        queue, w.title, threads, ops, nanos / ((double) threads * ops));
+            }
+        }
+    }
+
+    /** One measurement: wall nanoseconds from the common start to the last thread's end. */
+    static long run(final String name, final Workload w, final int threads, final int ops) throws Exception {
+        final Queue<Integer> q = Queues.create(name, Queues.defaultOrder(name), true);
+        if (w.backlog) {
+            for (int i = 0; i < BACKLOG; i++) {
+                q.offer(-i - 1);
+            }
+        }
+        final long[] start = new long[1];
+        final CyclicBarrier go = new CyclicBarrier(threads, () -> start[0] = System.nanoTime());
+        final List<Thread> workers = new ArrayList<>();
+        final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final long[] sink = new long[threads * 16];
+        for (int i = 0; i < threads; i++) {
+            final int id = i;
+            final Thread thread = new Thread(() -> {
+                try {
+                    final Integer element = 1_000_000 + id; // outside the Integer cache
+                    final boolean[] table = table(new SplittableRandom(0x5EED + id), w.offerPercent);
+                    go.await();
+                    sink[id * 16] = work(q, w, element, table, ops);
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "worker-" + i);
+            workers.add(thread);
+        }
+        workers.forEach(Thread::start);
+        for (final Thread t : workers) {
+            t.join();
+        }
+        final long end = System.nanoTime();
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException("a worker failed", failures.get(0));
+        }
+        return end - start[0];
+    }
+
+    private static boolean[] table(final SplittableRandom random, final int offerPercent) {
+        final boolean[] t = new boolean[TABLE];
+        for (int i = 0; i < TABLE; i++) {
+            t[i] = random.nextInt(100) < offerPercent;
+        }
+        return t;
+    }
+
+    /** The per-thread loop; returns a count the JIT cannot drop. */
+    private static long work(final Queue<Integer> q, final Workload w, final Integer element,
+                             final boolean[] table, final int ops) {
+        long balance = 0;
+        long polled = 0;
+        switch (w) {
+            case DEQUEUE_ONLY_EMPTY:
+                for (int i = 0; i < ops; i++) {
+                    if (q.poll() != null) {
+                        polled++;
+                    }
+                }
+                return polled;
+            case PAIR:
+                for (int i = 0; i < ops; i++) {
+                    q.offer(element);
+                    if (q.poll() != null) {
+                        polled++;
+                    }
+                }
+                return polled;
+            default:
+                for (int i = 0; i < ops; i++) {
+                    if (table[i & (TABLE - 1)]) {
+                        if (q.offer(element)) {
+                            if (++balance >= Queues.DRAIN_AT) {
+                                while (balance > 0 && q.poll() != null) {
+                                    balance--;
+                                }
+                                balance = 0;
+                            }
+                        } else if (q.poll() != null) { // a full bounded queue: make room
+                            polled++;
+                        }
+                    } else if (q.poll() != null) {
+                        balance--;
+                        polled++;
+                    }
+                }
+                return polled + balance;
+        }
+    }
+}

@@ -1,0 +1,456 @@
+package dev.slipstream.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.AbstractQueue;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/** 120 bytes before the head pointer (the int fills the hole after the object header). */
+abstract class LprqPad0<E> extends AbstractQueue<E> {
+    int pi0;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
+}
+
+/** The ring consumers poll; moves forward when a drained ring has a successor. */
+abstract class LprqHeadField<E> extends LprqPad0<E> {
+    PrqRing headRing;
+}
+
+/** 120 bytes between the head and tail pointers. */
+abstract class LprqPad1<E> extends LprqHeadField<E> {
+    int pi1;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
+}
+
+/** The ring producers offer to; moves forward when a closed ring gets a successor. */
+abstract class LprqTailField<E> extends LprqPad1<E> {
+    PrqRing tailRing;
+}
+
+/** 120 bytes after the tail pointer. */
+abstract class LprqPad2<E> extends LprqTailField<E> {
+    int pi2;
+    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
+}
+
+/** Written only when a ring is allocated. */
+abstract class LprqAllocation<E> extends LprqPad2<E> {
+    long ringsAllocated;
+}
+
+/**
+ * An unbounded, lock-free, multi-producer multi-consumer FIFO queue: LPRQ (Romanov and Koval,
+ * PPoPP 2023), a linked list of rings that hold the element references themselves. It is the
+ * unbounded queue to use by default: per element, an offer costs one fetch-and-add and three
+ * single-width CAS on one cell, a poll one fetch-and-add and one store, where
+ * {@link LscqQueue} (Nikolaev's LSCQ, which stores indices and so needs two rings) costs four
+ * fetch-and-adds and four ring-entry updates.
+ *
+ * <p>While consumers keep up, one ring is used round and round and nothing is allocated: a
+ * ring's cells are reused lap after lap. A ring is closed (and a new one, already holding the
+ * element, linked after it) when it is full, or when one offer has failed
+ * {@code 128} positions in it because consumers kept overtaking it (so that no offer is
+ * starved). Drained rings are left to the garbage collector: a slow thread may still hold one.
+ *
+ * <pre>{@code
+ * LprqQueue<Request> ingress = new LprqQueue<>();          // 4096 elements per ring
+ * ingress.offer(request);                                  // always true
+ * Request r = ingress.poll();                              // null when empty
+ * int n = ingress.drain(batch::add, 256);
+ * }</pre>
+ *
+ * <h2>Progress</h2>
+ * Lock-free: a thread fails a step only because another thread completed one. An offer fails
+ * a bounded number of positions in a ring before it closes the ring and puts its element into
+ * a new ring that no other thread can reach yet (so it cannot be starved by consumers); a poll
+ * waits a bounded number of spins for a producer that holds its position, then invalidates the
+ * position. Each thread uses a reservation object of its own (one per thread, held in a
+ * {@link ThreadLocal}), the single-width replacement for LCRQ's double-width CAS.
+ *
+ * <h2>Limits</h2>
+ * <ul>
+ *   <li><b>Memory:</b> a ring takes {@code 12 * ringCapacity} bytes plus about 500 bytes with
+ *       compressed references ({@code 16 *} without); an empty queue holds one ring (48 KiB at
+ *       the default 4096). When producers find the last ring full at the same moment, each
+ *       may allocate a ring; one is linked and the others are dropped.</li>
+ *   <li><b>Counters:</b> 63-bit (bit 63 closes a ring): a ring can take 2^63 operations.</li>
+ *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code toArray},
+ *       {@code toString}, {@code forEach}, {@code stream}) is weakly consistent and reads
+ *       without writing. {@link #size()} is exact when no other thread operates.</li>
+ *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)},
+ *       {@code removeAll}, {@code retainAll}, {@code removeIf}, {@code Iterator.remove}) throws
+ *       {@link UnsupportedOperationException}.</li>
+ * </ul>
+ *
+ * @param <E> the element type; null elements are rejected
+ */
+public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<E> {
+    /** The ring capacity used when none is given. */
+    public static final int DEFAULT_RING_CAPACITY = 1 << 12;
+    /** The largest ring capacity. */
+    public static final int MAX_RING_CAPACITY = 1 << 30;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle ALLOCATED;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(LprqHeadField.class, "headRing", PrqRing.class);
+            TAIL = lookup.findVarHandle(LprqTailField.class, "tailRing", PrqRing.class);
+            ALLOCATED = lookup.findVarHandle(LprqAllocation.class, "ringsAllocated", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Each thread's reservation: unique to the thread, shared by every queue it uses. */
+    private static final ThreadLocal<PrqRing.Reservation> RESERVATION =
+            ThreadLocal.withInitial(PrqRing.Reservation::new);
+
+    private final int ringCapacity;
+    private final boolean remap;
+    private final long start;
+
+    /** Creates a queue with {@link #DEFAULT_RING_CAPACITY} elements per ring. */
+    public LprqQueue() {
+        this(DEFAULT_RING_CAPACITY);
+    }
+
+    /**
+     * Creates a queue.
+     *
+     * @param ringCapacity elements per ring, a power of two from 1 to {@link #MAX_RING_CAPACITY}
+     * @throws IllegalArgumentException if {@code ringCapacity} is not such a power of two
+     */
+    public LprqQueue(final int ringCapacity) {
+        this(ringCapacity, true, 0L);
+    }
+
+    /** For soak tests: every ring's counters start at {@code start}, 0 to 2^62. */
+    LprqQueue(final int ringCapacity, final boolean cacheRemap, final long start) {
+        if (ringCapacity < 1 || ringCapacity > MAX_RING_CAPACITY || Integer.bitCount(ringCapacity) != 1) {
+            throw new IllegalArgumentException("ringCapacity must be a power of two from 1 to 2^30, got "
+                    + ringCapacity);
+        }
+        if (start < 0 || start > (1L << 62)) {
+            throw new IllegalArgumentException("start must be between 0 and 2^62, got " + start);
+        }
+        this.ringCapacity = ringCapacity;
+        this.remap = cacheRemap;
+        this.start = start;
+        final PrqRing first = new PrqRing(ringCapacity, cacheRemap, start, null);
+        this.ringsAllocated = 1;
+        this.headRing = first;
+        this.tailRing = first;
+        // release fence: a thread that obtains the queue through a data race still sees both
+        // pointers set (they are not final, so final-field semantics do not cover them)
+        VarHandle.releaseFence();
+    }
+
+    private PrqRing lvHeadRing() {
+        return (PrqRing) HEAD.getVolatile(this);
+    }
+
+    private PrqRing lvTailRing() {
+        return (PrqRing) TAIL.getVolatile(this);
+    }
+
+    /**
+     * Inserts an element at the tail; never waits for a consumer.
+     *
+     * @param e the element
+     * @return true
+     * @throws NullPointerException if {@code e} is null
+     */
+    @Override
+    public boolean offer(final E e) {
+        Objects.requireNonNull(e, "element must not be null");
+        final PrqRing.Reservation reservation = RESERVATION.get();
+        PrqRing fresh = null;
+        // volatile load: the tail ring as linked (its initialisation happens-before the link)
+        PrqRing t = lvTailRing();
+        while (true) {
+            final PrqRing next = t.lvNext();
+            if (next != null) {
+                // help move the tail pointer past a closed ring; volatile CAS
+                TAIL.compareAndSet(this, t, next);
+                t = lvTailRing();
+                continue;
+            }
+            if (t.offer(e, reservation)) {
+                return true;
+            }
+            // t is closed: link a new ring that already holds e (kept across retries: it is
+            // not shared until linked)
+            if (fresh == null) {
+                fresh = new PrqRing(ringCapacity, remap, start, e);
+                ALLOCATED.getAndAdd(this, 1L);
+            }
+            if (t.casNext(fresh)) {
+                TAIL.compareAndSet(this, t, fresh);
+                return true;
+            }
+            t = lvTailRing();
+        }
+    }
+
+    /**
+     * Removes the oldest element.
+     *
+     * @return the element, or null if the queue is empty
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E poll() {
+        // volatile load: the head ring as linked
+        PrqRing h = lvHeadRing();
+        while (true) {
+            Object e = h.poll();
+            if (e != null) {
+                return (E) e;
+            }
+            final PrqRing next = h.lvNext();
+            if (next == null) {
+                return null;
+            }
+            // h is closed (a ring is closed before it gets a successor): one more poll finds
+            // what enqueuers that took positions before the close put into it
+            e = h.poll();
+            if (e != null) {
+                return (E) e;
+            }
+            // volatile CAS: retire the drained ring
+            HEAD.compareAndSet(this, h, next);
+            h = lvHeadRing();
+        }
+    }
+
+    /**
+     * The oldest element, without removing it; weakly consistent (an element polled
+     * meanwhile may be returned).
+     *
+     * @return the element, or null
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E peek() {
+        PrqRing r = lvHeadRing();
+        while (r != null) {
+            final Object e = r.peek();
+            if (e != null) {
+                return (E) e;
+            }
+            r = r.lvNext();
+        }
+        return null;
+    }
+
+    /**
+     * Whether no element was seen; weakly consistent like {@link #peek()}.
+     *
+     * @return true if {@link #peek()} found nothing
+     */
+    @Override
+    public boolean isEmpty() {
+        return peek() == null;
+    }
+
+    /**
+     * The number of elements, counted by walking every ring's positions between head and tail:
+     * exact when no other thread operates; while others do, each position is looked at once,
+     * at its own moment. Takes time proportional to the positions walked and writes nothing.
+     *
+     * @return the count, at most {@link Integer#MAX_VALUE}
+     */
+    @Override
+    public int size() {
+        long size = 0;
+        PrqRing r = lvHeadRing();
+        while (r != null) {
+            size += r.countElements();
+            r = r.lvNext();
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Removes up to {@code limit} elements and hands each to {@code consumer}, in FIFO order.
+     * A consumer that throws loses only the element it was given, which has left the queue.
+     *
+     * @param consumer receives the elements
+     * @param limit the most to remove, {@code >= 0}
+     * @return how many were removed
+     * @throws NullPointerException if {@code consumer} is null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int drain(final Consumer<? super E> consumer, final int limit) {
+        Objects.requireNonNull(consumer, "consumer must not be null");
+        ScqQueue.checkLimit(limit);
+        int n = 0;
+        while (n < limit) {
+            final E e = poll();
+            if (e == null) {
+                break;
+            }
+            n++;
+            consumer.accept(e);
+        }
+        return n;
+    }
+
+    /**
+     * Inserts {@code limit} elements from {@code supplier} (all of them: the queue is
+     * unbounded).
+     *
+     * @param supplier produces the elements; must not return null
+     * @param limit how many to insert, {@code >= 0}
+     * @return {@code limit}
+     * @throws NullPointerException if {@code supplier} is null or returns null (the elements
+     *     supplied before stay in the queue)
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int fill(final Supplier<? extends E> supplier, final int limit) {
+        Objects.requireNonNull(supplier, "supplier must not be null");
+        ScqQueue.checkLimit(limit);
+        for (int n = 0; n < limit; n++) {
+            final E e = supplier.get();
+            if (e == null) {
+                throw new NullPointerException("supplier returned null; queues do not hold null elements");
+            }
+            offer(e);
+        }
+        return limit;
+    }
+
+    /**
+     * Elements per ring.
+     *
+     * @return a power of two
+     */
+    public int ringCapacity() {
+        return ringCapacity;
+    }
+
+    /**
+     * Rings allocated so far, the first included (dropped ones too): with the ring capacity,
+     * what the queue has cost in memory over its life. It stays at 1 while consumers keep the
+     * backlog below a ring.
+     *
+     * @return the count, from 1
+     */
+    public long ringsAllocated() {
+        return (long) ALLOCATED.getVolatile(this);
+    }
+
+    /**
+     * A weakly consistent iterator over the elements, oldest first, across the rings. It never
+     * throws {@link java.util.ConcurrentModificationException} and may run while other threads
+     * offer and poll: it returns every element that is in the queue for the whole iteration
+     * exactly once, never returns an element twice, returns elements in FIFO order, and returns
+     * no element offered after it was created; an element polled during the iteration may or
+     * may not be returned. It only reads. {@link Iterator#remove()} is not supported.
+     *
+     * <pre>{@code
+     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
+     * }</pre>
+     *
+     * @return the iterator
+     */
+    @Override
+    public Iterator<E> iterator() {
+        // volatile load: the head ring, read before the last one so that the last is reachable
+        final PrqRing first = lvHeadRing();
+        PrqRing last = first;
+        PrqRing next;
+        while ((next = last.lvNext()) != null) {
+            last = next;
+        }
+        // volatile load, after last was found: every offer that completed before this call put
+        // its element below this position of last, or into an earlier ring
+        return new PrqIterator<>(first, last, last.lvTail() & ~PrqRing.CLOSED);
+    }
+
+    /**
+     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
+     * non-null and concurrent, without a known size.
+     *
+     * @return the spliterator
+     */
+    @Override
+    public Spliterator<E> spliterator() {
+        return ScqQueue.spliterator(iterator());
+    }
+
+    /**
+     * Not supported: removing an element from the middle of a ring would need a state that
+     * every offer and poll checks. Use {@link #poll()} or {@link #drain}.
+     *
+     * @param o ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean remove(final Object o) {
+        throw unsupported("remove(Object)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeAll(final Collection<?> c) {
+        throw unsupported("removeAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param c ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean retainAll(final Collection<?> c) {
+        throw unsupported("retainAll(Collection)");
+    }
+
+    /**
+     * Not supported, as {@link #remove(Object)}.
+     *
+     * @param filter ignored
+     * @return never
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public boolean removeIf(final Predicate<? super E> filter) {
+        throw unsupported("removeIf(Predicate)");
+    }
+
+    /** Removes every element, by polling until the queue is empty. */
+    @Override
+    public void clear() {
+        while (poll() != null) {
+            // keep polling
+        }
+    }
+
+    static UnsupportedOperationException unsupported(final String what) {
+        return new UnsupportedOperationException(what + " is not supported by LprqQueue: removing "
+                + "an element from the middle of a ring would cost every offer and poll; use poll() "
+                + "or drain()");
+    }
+}

@@ -1,0 +1,104 @@
+package dev.slipstream.queue;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The weakly consistent iterator of {@link LprqQueue}: walks each ring's positions from its head
+ * to its tail and returns the element each position holds, checked against the cell's epoch so
+ * that an element of another lap is never returned in place of the one at the position.
+ *
+ * <p>The walk ends at the tail of the last ring as it was when the iterator was created, so no
+ * element offered afterwards is returned. Positions only grow along the walk and each holds at
+ * most one element: nothing is returned twice, and elements come in FIFO order. It only reads.
+ *
+ * @param <E> the element type
+ */
+final class PrqIterator<E> implements Iterator<E> {
+    /** The ring being walked; null once the walk is over. */
+    private PrqRing ring;
+    /** The last ring to walk, found when the iterator was created. */
+    private final PrqRing last;
+    /** The tail of {@code last} (closed bit cleared) when the iterator was created. */
+    private final long lastEnd;
+    /** The next position of {@code ring} to look at. */
+    private long position;
+    /** Where the walk of {@code ring} ends. */
+    private long end;
+    /** The element {@link #next()} returns next; null when there is none. */
+    private Object next;
+
+    /**
+     * An iterator from {@code first} through its successors up to {@code last}, ending at
+     * {@code lastEnd} in {@code last}.
+     *
+     * @param first the head ring, read before {@code last}
+     * @param last the last ring, reachable from {@code first}
+     * @param lastEnd the tail of {@code last}, read after {@code last} was found
+     */
+    PrqIterator(final PrqRing first, final PrqRing last, final long lastEnd) {
+        this.last = last;
+        this.lastEnd = lastEnd;
+        enter(first);
+        advance();
+    }
+
+    private void enter(final PrqRing r) {
+        ring = r;
+        // volatile loads (in firstPosition and endPosition): positions below the head are taken
+        // or being taken; a ring with a successor is closed, so its tail bounds its elements
+        position = r.firstPosition();
+        end = r == last ? Math.min(lastEnd, r.endPosition(position)) : r.endPosition(position);
+    }
+
+    /** Finds the next element, or sets {@code next} to null at the end of the walk. */
+    private void advance() {
+        PrqRing r = ring;
+        while (r != null) {
+            while (position < end) {
+                final Object e = r.elementAt(position);
+                position++;
+                if (e != null) {
+                    next = e;
+                    return;
+                }
+            }
+            if (r == last) {
+                break;
+            }
+            r = r.lvNext();
+            if (r == null) {
+                break; // defensive: last is always reachable
+            }
+            enter(r);
+        }
+        ring = null;
+        next = null;
+    }
+
+    @Override
+    public boolean hasNext() {
+        return next != null;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public E next() {
+        final Object e = next;
+        if (e == null) {
+            throw new NoSuchElementException("no more elements");
+        }
+        advance();
+        return (E) e;
+    }
+
+    /**
+     * Not supported: an element in the middle of a ring cannot be removed.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public void remove() {
+        throw LprqQueue.unsupported("Iterator.remove()");
+    }
+}

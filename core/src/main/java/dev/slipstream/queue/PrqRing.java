@@ -1,0 +1,412 @@
+package dev.slipstream.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/** 120 bytes in front of the head counter (the int fills the hole after the object header). */
+abstract class PrqRingPad0 {
+    int pi0;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
+}
+
+/** The next position a dequeuer takes; only ever grows, by fetch-and-add. */
+abstract class PrqRingHead extends PrqRingPad0 {
+    long head;
+}
+
+/** 120 bytes between the head and tail counters. */
+abstract class PrqRingPad1 extends PrqRingHead {
+    int pi1;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
+}
+
+/** The next position an enqueuer takes, with the closed bit (bit 63). */
+abstract class PrqRingTail extends PrqRingPad1 {
+    long tail;
+}
+
+/** 120 bytes after the tail counter, in front of the read-mostly fields. */
+abstract class PrqRingPad2 extends PrqRingTail {
+    int pi2;
+    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
+}
+
+/**
+ * One ring of LPRQ (Romanov and Koval, "The State-of-the-Art LCRQ Concurrent Queue Algorithm
+ * Does NOT Require CAS2", PPoPP 2023): a bounded ring that holds the element references
+ * themselves, with fetch-and-add on two counters and single-width CAS on the cells, and that
+ * can be <em>closed</em> to enqueuers (bit 63 of the tail) when it is full.
+ *
+ * <h2>Cells</h2>
+ * Cell {@code j} is two array slots at the same index: {@code epochs[j]}, a long whose low 63
+ * bits are the lowest position that may still use the cell and whose bit 63 is the UNSAFE flag
+ * (a dequeuer passed the cell while an older element sat in it), and {@code values[j]}: null,
+ * an element, or a {@link Reservation} (an enqueuer has claimed the empty cell and is about
+ * to write the epoch). Position {@code p} uses cell {@code remap(p mod size)}.
+ *
+ * <h2>Enqueue at position t (from the tail's fetch-and-add)</h2>
+ * If the cell is empty, its epoch is at most {@code t}, and it is safe or no dequeuer has
+ * passed {@code t}: CAS the value from null to the thread's own reservation, then CAS the
+ * epoch to {@code t + size} (marks "holds position t's element"), then CAS the value from the
+ * reservation to the element. A dequeuer that gives up on the cell meanwhile replaces the
+ * reservation by null and the enqueuer's last CAS fails; the reservation is unique to the
+ * thread, so a late enqueuer can never complete its CAS on a cell another enqueuer has
+ * reserved since (the ABA that a shared reservation would allow, and that double-width CAS
+ * avoids in LCRQ).
+ *
+ * <h2>Dequeue at position h</h2>
+ * If the cell holds an element with epoch {@code h + size}, take it (the value goes back to
+ * null; the epoch already names the next lap). If it holds an older element, mark the cell
+ * UNSAFE. If it is empty or reserved: wait a bounded number of spins while an enqueuer holds
+ * position h, then invalidate it (epoch to {@code h + size}, a reservation back to null) so that
+ * the enqueuer of h fails and retries. Then, if the tail is at or below {@code h + 1}, the ring
+ * is empty: move the tail up to the head (so that enqueuers do not fall behind), report empty.
+ *
+ * <p>Counters are 63-bit and start at a given position: a ring can take 2^63 minus its size
+ * operations, centuries at any realistic rate.
+ */
+final class PrqRing extends PrqRingPad2 {
+    /** Bit 63 of an epoch word: a dequeuer passed while an older element was in the cell. */
+    static final long UNSAFE = Long.MIN_VALUE;
+    /** Bit 63 of the tail: the ring takes no more elements. */
+    static final long CLOSED = Long.MIN_VALUE;
+    /** Failed CAS attempts at closing exactly at one's own position before closing by OR. */
+    static final int CLOSE_TRIES = 10;
+    /** Positions an enqueuer may fail in one ring before it closes the ring and moves on. */
+    static final int STARVATION_LIMIT = 128;
+    /**
+     * Spins a dequeuer waits on an empty cell while an enqueuer holds its position. The
+     * enqueuer needs a few instructions between its fetch-and-add and its reservation; a longer
+     * wait only pays when it was descheduled there, and then a time slice is too long to wait
+     * anyway (the enqueuer retries at a new position instead).
+     */
+    static final int ENQUEUER_PATIENCE = 32;
+    /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */
+    static final int REMAP_SHIFT = 4;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle NEXT;
+    private static final VarHandle EPOCHS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(Object[].class);
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(PrqRingHead.class, "head", long.class);
+            TAIL = lookup.findVarHandle(PrqRingTail.class, "tail", long.class);
+            NEXT = lookup.findVarHandle(PrqRing.class, "next", PrqRing.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The placeholder an enqueuer puts into an empty cell before it writes the epoch. */
+    static final class Reservation {
+        @Override
+        public String toString() {
+            return "reservation of " + Thread.currentThread().getName();
+        }
+    }
+
+    final long[] epochs;
+    final Object[] values;
+    /** Cells in the ring, a power of two. */
+    final int size;
+    private final int mask;
+    private final int bits;
+    private final int remapShift;
+    /** The position the ring started at: the counters never go below it. */
+    final long start;
+    /** The ring after this one; set once, by CAS, only after this ring was closed. */
+    PrqRing next;
+
+    /**
+     * A ring whose counters start at {@code start}, optionally holding one element already (at
+     * position {@code start}), for the thread that links it: it is not yet shared, so plain
+     * writes suffice; the CAS that links it publishes them.
+     *
+     * @param size cells, a power of two
+     * @param remap whether consecutive positions are spread over different cache lines
+     * @param start the first position, {@code 0 <= start < 2^62}
+     * @param first the element for position {@code start}, or null for an empty ring
+     */
+    PrqRing(final int size, final boolean remap, final long start, final Object first) {
+        this.size = size;
+        this.mask = size - 1;
+        this.bits = Integer.numberOfTrailingZeros(size);
+        this.remapShift = remap && bits > REMAP_SHIFT ? REMAP_SHIFT : 0;
+        this.start = start;
+        this.epochs = new long[size];
+        this.values = new Object[size];
+        // every cell may first be used by any position from start on: no earlier position
+        // maps to it in this ring
+        Arrays.fill(epochs, start);
+        head = start;
+        tail = start;
+        if (first != null) {
+            final int j = cell(start);
+            values[j] = first;
+            epochs[j] = start + size;
+            tail = start + 1;
+        }
+    }
+
+    /** The cell of position {@code p}: rotated so that neighbouring positions do not share a line. */
+    int cell(final long p) {
+        final int i = (int) p & mask;
+        return ((i << remapShift) | (i >>> (bits - remapShift))) & mask;
+    }
+
+    long lvHead() {
+        return (long) HEAD.getVolatile(this);
+    }
+
+    long lvTail() {
+        return (long) TAIL.getVolatile(this);
+    }
+
+    PrqRing lvNext() {
+        return (PrqRing) NEXT.getVolatile(this);
+    }
+
+    boolean casNext(final PrqRing ring) {
+        // volatile CAS: publishes the new ring's plain initialisation (release) to the threads
+        // that read next with lvNext (acquire)
+        return NEXT.compareAndSet(this, null, ring);
+    }
+
+    long lvEpoch(final int j) {
+        return (long) EPOCHS.getVolatile(epochs, j);
+    }
+
+    Object lvValue(final int j) {
+        return VALUES.getVolatile(values, j);
+    }
+
+    private boolean casEpoch(final int j, final long expected, final long value) {
+        return EPOCHS.compareAndSet(epochs, j, expected, value);
+    }
+
+    private boolean casValue(final int j, final Object expected, final Object value) {
+        return VALUES.compareAndSet(values, j, expected, value);
+    }
+
+    /**
+     * Enqueues {@code e} unless the ring is closed (or closes it: when full, or when this
+     * enqueuer has failed {@link #STARVATION_LIMIT} positions).
+     *
+     * @param e the element, not null
+     * @param reservation the calling thread's own reservation
+     * @return true if enqueued; false if the ring is closed
+     */
+    boolean offer(final Object e, final Reservation reservation) {
+        int closeTries = 0;
+        int failures = 0;
+        while (true) {
+            // volatile FAA: the position; orders the cell reads below after it
+            final long t = (long) TAIL.getAndAdd(this, 1L);
+            if (t < 0) {
+                return false; // closed bit
+            }
+            final int j = cell(t);
+            // volatile loads, epoch first: a null value read after an epoch <= t means that no
+            // later lap has claimed the cell yet (the claim changes the value first)
+            final long epoch = lvEpoch(j);
+            final Object v = lvValue(j);
+            if (v == null && (epoch & ~UNSAFE) <= t && (epoch >= 0 || lvHead() <= t)) {
+                // volatile CASes, in this order: reserve the value, mark the epoch, then
+                // publish the element (the release that pairs with the dequeuer's volatile load)
+                if (casValue(j, null, reservation)) {
+                    if (casEpoch(j, epoch, t + size)) {
+                        if (casValue(j, reservation, e)) {
+                            return true;
+                        }
+                        // a dequeuer gave up on position t and nulled the reservation
+                    } else {
+                        casValue(j, reservation, null);
+                    }
+                }
+            }
+            if (t - lvHead() >= size || ++failures > STARVATION_LIMIT) {
+                if (close(t, ++closeTries > CLOSE_TRIES || failures > STARVATION_LIMIT)) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    /**
+     * Closes the ring: exactly behind position {@code t} if no enqueuer took a position since
+     * (so that no position is wasted), or unconditionally when {@code force}.
+     */
+    private boolean close(final long t, final boolean force) {
+        if (!force) {
+            // volatile CAS
+            return TAIL.compareAndSet(this, t + 1, (t + 1) | CLOSED);
+        }
+        // volatile OR: positions taken after it see the bit and fail
+        TAIL.getAndBitwiseOr(this, CLOSED);
+        return true;
+    }
+
+    /**
+     * Whether no position between head and tail is left: a dequeue now would find nothing.
+     * Head is read before tail, so a true answer held at the moment tail was read.
+     *
+     * @return true if empty
+     */
+    boolean isEmpty() {
+        final long h = lvHead();
+        return h >= (lvTail() & ~CLOSED);
+    }
+
+    /**
+     * Dequeues the oldest element.
+     *
+     * @return the element, or null if the ring was empty
+     */
+    Object poll() {
+        if (isEmpty()) {
+            return null; // no write to head on an empty ring
+        }
+        while (true) {
+            // volatile FAA: the position
+            final long h = (long) HEAD.getAndAdd(this, 1L);
+            final int j = cell(h);
+            final long mine = h + size;
+            int spins = 0;
+            while (true) {
+                // volatile loads, epoch first (see offer)
+                final long epoch = lvEpoch(j);
+                final Object v = lvValue(j);
+                final long index = epoch & ~UNSAFE;
+                if (index > mine) {
+                    break; // a later lap already passed: nothing for position h
+                }
+                if (v != null && !(v instanceof Reservation)) {
+                    if (index == mine) {
+                        // release store: the element was read above; the enqueuer of the next
+                        // lap CASes the null, so it cannot overwrite before this read
+                        VALUES.setRelease(values, j, null);
+                        return v;
+                    }
+                    // an element of an older lap whose dequeuer is late: make the cell unsafe
+                    // so that no enqueuer of a lap this dequeuer has passed uses it
+                    if (epoch < 0) {
+                        if (lvEpoch(j) == epoch) {
+                            break;
+                        }
+                    } else if (casEpoch(j, epoch, epoch | UNSAFE)) {
+                        break;
+                    }
+                } else {
+                    // volatile load: a close or a tail fixed back behind h ends the wait at once
+                    final long tail = lvTail();
+                    if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
+                        // no enqueuer is coming for position h, or it took too long: invalidate
+                        // the cell for h (a reservation goes first, failing its enqueuer)
+                        if (v != null && !casValue(j, v, null)) {
+                            continue;
+                        }
+                        if (casEpoch(j, epoch, (epoch & UNSAFE) | mine)) {
+                            break;
+                        }
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                    spins++;
+                }
+            }
+            if ((lvTail() & ~CLOSED) <= h + 1) {
+                fixState();
+                return null;
+            }
+        }
+    }
+
+    /** Moves the tail up to the head after dequeuers overran it; never reopens a closed ring. */
+    private void fixState() {
+        while (true) {
+            final long t = lvTail();
+            final long h = lvHead();
+            if (lvTail() != t) {
+                continue;
+            }
+            if (t < 0 || h <= t) {
+                return;
+            }
+            // volatile CAS
+            if (TAIL.compareAndSet(this, t, h)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * The element at position {@code p} if one is there now, validated by its epoch (read after
+     * the value: an element of a later lap is written only after the epoch moved past
+     * {@code p + size}).
+     */
+    Object elementAt(final long p) {
+        final int j = cell(p);
+        final Object v = lvValue(j);
+        if (v == null || v instanceof Reservation) {
+            return null;
+        }
+        return (lvEpoch(j) & ~UNSAFE) == p + size ? v : null;
+    }
+
+    /**
+     * The first position worth looking at for an element: the head, read now.
+     *
+     * @return a position
+     */
+    long firstPosition() {
+        return lvHead();
+    }
+
+    /**
+     * One past the last position that can hold an element for a walk starting at {@code from}:
+     * the tail, and at most a ring's length past {@code from} (an element at position {@code p}
+     * needs the head above {@code p - size}).
+     */
+    long endPosition(final long from) {
+        return Math.min(lvTail() & ~CLOSED, from + size);
+    }
+
+    /**
+     * Counts the elements between head and tail: exact when no other thread operates.
+     *
+     * @return the count
+     */
+    long countElements() {
+        final long from = firstPosition();
+        final long end = endPosition(from);
+        long n = 0;
+        for (long p = from; p < end; p++) {
+            if (elementAt(p) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * The oldest element present, without removing it; weakly consistent.
+     *
+     * @return the element, or null
+     */
+    Object peek() {
+        final long from = firstPosition();
+        final long end = endPosition(from);
+        for (long p = from; p < end; p++) {
+            final Object v = elementAt(p);
+            if (v != null) {
+                return v;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,224 @@
+package dev.slipstream.stress.queue;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * A copy of {@code LprqQueue}'s offer and poll paths (rings of {@code size} cells, no cache
+ * remap, no padding) with one check removed, chosen by {@link Mutation}: the seeded bugs that
+ * the Lincheck and soak tests must catch.
+ */
+final class MutantLprqQueue {
+    /** The check each mutant lacks. */
+    enum Mutation {
+        /**
+         * A dequeuer takes any element in its cell, without checking that the cell's epoch
+         * names its own position: it takes an element of an older lap whose dequeuer is late.
+         */
+        TAKE_WITHOUT_EPOCH_CHECK,
+        /**
+         * An enqueuer uses an UNSAFE cell although a dequeuer has already passed its position,
+         * so that nobody will ever dequeue the element (LCRQ's reason for the safe bit).
+         */
+        ENQUEUE_INTO_UNSAFE_CELL,
+    }
+
+    private static final long FLAG = Long.MIN_VALUE;
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle NEXT;
+    private static final VarHandle HEAD_RING;
+    private static final VarHandle TAIL_RING;
+    private static final VarHandle EPOCHS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(Object[].class);
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(Ring.class, "head", long.class);
+            TAIL = lookup.findVarHandle(Ring.class, "tail", long.class);
+            NEXT = lookup.findVarHandle(Ring.class, "next", Ring.class);
+            HEAD_RING = lookup.findVarHandle(MutantLprqQueue.class, "headRing", Ring.class);
+            TAIL_RING = lookup.findVarHandle(MutantLprqQueue.class, "tailRing", Ring.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Each thread's own reservation, as in the production queue. */
+    private static final ThreadLocal<Object> RESERVATION = ThreadLocal.withInitial(Reservation::new);
+
+    private static final class Reservation {
+    }
+
+    private final Mutation mutation;
+    private final int size;
+    private Ring headRing;
+    private Ring tailRing;
+
+    MutantLprqQueue(final Mutation mutation, final int size) {
+        this.mutation = mutation;
+        this.size = size;
+        headRing = new Ring(null);
+        tailRing = headRing;
+    }
+
+    /** One ring: the production algorithm but for the mutation. */
+    private final class Ring {
+        long head;
+        long tail;
+        Ring next;
+        final long[] epochs = new long[size];
+        final Object[] values = new Object[size];
+
+        Ring(final Object first) {
+            Arrays.fill(epochs, 0L);
+            if (first != null) {
+                values[0] = first;
+                epochs[0] = size;
+                tail = 1;
+            }
+        }
+
+        boolean offer(final Object e, final Object reservation) {
+            int closeTries = 0;
+            int failures = 0;
+            while (true) {
+                final long t = (long) TAIL.getAndAdd(this, 1L);
+                if (t < 0) {
+                    return false;
+                }
+                final int j = (int) (t & (size - 1));
+                final long epoch = (long) EPOCHS.getVolatile(epochs, j);
+                final Object v = VALUES.getVolatile(values, j);
+                final boolean safeEnough = epoch >= 0 || (long) HEAD.getVolatile(this) <= t
+                        || mutation == Mutation.ENQUEUE_INTO_UNSAFE_CELL;
+                if (v == null && (epoch & ~FLAG) <= t && safeEnough) {
+                    if (VALUES.compareAndSet(values, j, null, reservation)) {
+                        if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
+                            if (VALUES.compareAndSet(values, j, reservation, e)) {
+                                return true;
+                            }
+                        } else {
+                            VALUES.compareAndSet(values, j, reservation, null);
+                        }
+                    }
+                }
+                if (t - (long) HEAD.getVolatile(this) >= size || ++failures > 128) {
+                    if (++closeTries > 10 || failures > 128) {
+                        TAIL.getAndBitwiseOr(this, FLAG);
+                        return false;
+                    }
+                    if (TAIL.compareAndSet(this, t + 1, (t + 1) | FLAG)) {
+                        return false;
+                    }
+                }
+            }
+        }
+
+        Object poll() {
+            if ((long) HEAD.getVolatile(this) >= ((long) TAIL.getVolatile(this) & ~FLAG)) {
+                return null;
+            }
+            while (true) {
+                final long h = (long) HEAD.getAndAdd(this, 1L);
+                final int j = (int) (h & (size - 1));
+                final long mine = h + size;
+                int spins = 0;
+                while (true) {
+                    final long epoch = (long) EPOCHS.getVolatile(epochs, j);
+                    final Object v = VALUES.getVolatile(values, j);
+                    final long index = epoch & ~FLAG;
+                    if (index > mine && mutation != Mutation.TAKE_WITHOUT_EPOCH_CHECK) {
+                        break;
+                    }
+                    if (v != null && !(v instanceof Reservation)) {
+                        if (index == mine || mutation == Mutation.TAKE_WITHOUT_EPOCH_CHECK) {
+                            if (VALUES.compareAndSet(values, j, v, null)) {
+                                return v;
+                            }
+                            continue;
+                        }
+                        if (epoch < 0) {
+                            if ((long) EPOCHS.getVolatile(epochs, j) == epoch) {
+                                break;
+                            }
+                        } else if (EPOCHS.compareAndSet(epochs, j, epoch, epoch | FLAG)) {
+                            break;
+                        }
+                    } else {
+                        final long tail = (long) TAIL.getVolatile(this);
+                        if (epoch < 0 || (tail & ~FLAG) <= h || tail < 0 || spins > 32) {
+                            if (v != null && !VALUES.compareAndSet(values, j, v, null)) {
+                                continue;
+                            }
+                            if (index > mine || EPOCHS.compareAndSet(epochs, j, epoch, (epoch & FLAG) | mine)) {
+                                break;
+                            }
+                        }
+                        spins++;
+                    }
+                }
+                if (((long) TAIL.getVolatile(this) & ~FLAG) <= h + 1) {
+                    while (true) {
+                        final long t = (long) TAIL.getVolatile(this);
+                        final long hh = (long) HEAD.getVolatile(this);
+                        if ((long) TAIL.getVolatile(this) != t) {
+                            continue;
+                        }
+                        if (t < 0 || hh <= t || TAIL.compareAndSet(this, t, hh)) {
+                            break;
+                        }
+                    }
+                    return null;
+                }
+            }
+        }
+    }
+
+    boolean offer(final Object e) {
+        final Object reservation = RESERVATION.get();
+        Ring fresh = null;
+        Ring t = (Ring) TAIL_RING.getVolatile(this);
+        while (true) {
+            final Ring next = (Ring) NEXT.getVolatile(t);
+            if (next != null) {
+                TAIL_RING.compareAndSet(this, t, next);
+                t = (Ring) TAIL_RING.getVolatile(this);
+                continue;
+            }
+            if (t.offer(e, reservation)) {
+                return true;
+            }
+            if (fresh == null) {
+                fresh = new Ring(e);
+            }
+            if (NEXT.compareAndSet(t, null, fresh)) {
+                TAIL_RING.compareAndSet(this, t, fresh);
+                return true;
+            }
+            t = (Ring) TAIL_RING.getVolatile(this);
+        }
+    }
+
+    Object poll() {
+        Ring h = (Ring) HEAD_RING.getVolatile(this);
+        while (true) {
+            Object e = h.poll();
+            if (e != null) {
+                return e;
+            }
+            final Ring next = (Ring) NEXT.getVolatile(h);
+            if (next == null) {
+                return null;
+            }
+            e = h.poll();
+            if (e != null) {
+                return e;
+            }
+            HEAD_RING.compareAndSet(this, h, next);
+            h = (Ring) HEAD_RING.getVolatile(this);
+        }
+    }
+}
