@@ -24,6 +24,9 @@ import org.HdrHistogram.Histogram;
  *   <li>{@code --test throughput}: append {@code --records} events with no sync (the journal stage
  *       called back to back, batches of 256), timing the second half; then replay everything
  *       twice, timing the second pass. Figures: {@code append} and {@code replay}, events/s.</li>
+ *   <li>{@code --policy batch|never|Nus} (Slipstream only, latency test): the sync policy, a force
+ *       every batch (the default), never, or at most every N microseconds; the test's name gets the
+ *       policy appended when it is not the default.</li>
  *   <li>{@code --test latency --rate N}: a pipeline (paced producer, ring, journal stage with a
  *       force every batch, then a recording stage) at N events/s for {@code --seconds} after a
  *       one-second warm-up; the latency of each event runs from when it was due to be published
@@ -41,7 +44,8 @@ public final class JournalBench {
 
     public static void main(final String[] args) throws Exception {
         final Map<String, String> o = new HashMap<>(Map.of("--impl", "slipstream", "--test", "throughput",
-                "--records", "4000000", "--rate", "100000", "--seconds", "3", "--dir", System.getProperty("java.io.tmpdir")));
+                "--records", "4000000", "--rate", "100000", "--seconds", "3", "--dir", System.getProperty("java.io.tmpdir"),
+                "--policy", "batch"));
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!o.containsKey(args[i])) {
                 throw new IllegalArgumentException("unknown option " + args[i] + "; expected one of " + o.keySet());
@@ -54,7 +58,7 @@ public final class JournalBench {
             if ("throughput".equals(o.get("--test"))) {
                 throughput(impl, dir, Long.parseLong(o.get("--records")));
             } else {
-                latency(impl, dir, Long.parseLong(o.get("--rate")), Long.parseLong(o.get("--seconds")));
+                latency(impl, dir, Long.parseLong(o.get("--rate")), Long.parseLong(o.get("--seconds")), o.get("--policy"));
             }
         } finally {
             deleteAll(dir);
@@ -125,9 +129,14 @@ public final class JournalBench {
         }
     }
 
-    private static void latency(final String impl, final Path dir, final long rate, final long seconds)
-            throws InterruptedException {
-        try (JournalAdapter journal = JournalAdapter.create(impl, dir, true)) {
+    private static void latency(final String impl, final Path dir, final long rate, final long seconds,
+                                final String policy) throws InterruptedException {
+        if (!"batch".equals(policy) && !"slipstream".equals(impl)) {
+            throw new IllegalArgumentException("--policy " + policy + " applies to --impl slipstream only"
+                    + " (Chronicle is measured with a sync every batch)");
+        }
+        try (JournalAdapter journal = "batch".equals(policy) ? JournalAdapter.create(impl, dir, true)
+                : new SlipstreamJournalAdapter(dir, SlipstreamJournalAdapter.policy(policy))) {
             final Recorder recorder = new Recorder();
             final Slipstream<Record64> pipeline = Slipstream.builder(Record64::new).name("journal-latency")
                     .ringSize(1 << 16).waitStrategy(new YieldingWaitStrategy()).build();
@@ -161,7 +170,7 @@ public final class JournalBench {
             final double achieved = (total - warmup) * 1e9 / (System.nanoTime() - measuredFrom);
             pipeline.shutdown(Duration.ofSeconds(30));
             final Histogram h = recorder.histogram;
-            final String test = "latency-" + rate;
+            final String test = "latency-" + rate + ("batch".equals(policy) ? "" : "-" + policy);
             result(impl, test, "p50", h.getValueAtPercentile(50) / 1e3);
             result(impl, test, "p99", h.getValueAtPercentile(99) / 1e3);
             result(impl, test, "p999", h.getValueAtPercentile(99.9) / 1e3);

@@ -41,10 +41,27 @@ final class SlipstreamJournalAdapter implements JournalAdapter {
     private final JournalStage<Record64> stage;
 
     SlipstreamJournalAdapter(final Path dir, final boolean syncEveryBatch) {
+        this(dir, syncEveryBatch ? SyncPolicy.everyBatch() : SyncPolicy.never());
+    }
+
+    SlipstreamJournalAdapter(final Path dir, final SyncPolicy policy) {
         this.dir = dir;
-        this.journal = Journal.open(JournalConfig.of(dir).segmentSize(256 << 20)
-                .syncPolicy(syncEveryBatch ? SyncPolicy.everyBatch() : SyncPolicy.never()));
+        this.journal = Journal.open(JournalConfig.of(dir).segmentSize(256 << 20).syncPolicy(policy));
         this.stage = journal.stage(CODEC);
+    }
+
+    /** The sync policy named {@code batch}, {@code never} or {@code Nus} (at most every N microseconds). */
+    static SyncPolicy policy(final String name) {
+        if ("batch".equals(name)) {
+            return SyncPolicy.everyBatch();
+        }
+        if ("never".equals(name)) {
+            return SyncPolicy.never();
+        }
+        if (name.endsWith("us")) {
+            return SyncPolicy.atMostEvery(java.time.Duration.ofNanos(1_000L * Long.parseLong(name.substring(0, name.length() - 2))));
+        }
+        throw new IllegalArgumentException("unknown --policy " + name + "; expected batch, never or Nus (e.g. 500us)");
     }
 
     @Override
