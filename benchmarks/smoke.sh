@@ -110,4 +110,14 @@ for shape in unicast pipeline sequencer multicast diamond; do
     done
 done
 echo "smoke: $continuous continuous-stream runs"
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $((SECONDS - start)) s)"
+article=0
+for queue in LprqQueue ConcurrentLinkedQueue; do
+    if ! "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.queue.ArticleWorkloads "$queue" 1,2 2000 1 1 \
+            > "$OUT/article.log" 2>&1 || [[ $(grep -c '^RESULT' "$OUT/article.log") -ne 12 ]]; then
+        cat "$OUT/article.log" >&2
+        echo "smoke: FAILED: article workloads $queue" >&2
+        exit 1
+    fi
+    article=$((article + 1))
+done
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, $((SECONDS - start)) s)"

@@ -5,8 +5,10 @@
 #
 # Usage: benchmarks/scripts/queue-article.sh OUTDIR [ROUNDS] [OPS] [THREADS]
 #   ROUNDS   rounds (default 7; every queue runs once per round)
-#   OPS      operations per thread per workload (default 400000)
+#   OPS      operations per thread per run (default 1000000)
 #   THREADS  thread counts, comma-separated (default 1,2,4,8)
+#   env WARMUPS, RUNS  unmeasured and measured runs per workload in each JVM (default 2 and 3;
+#            the JVM reports the median of its measured runs)
 #   env QUEUES   the queues (default: all eight below)
 #   env JAR      the benchmarks jar (default benchmarks/target/benchmarks.jar)
 #   env JVM_OPTS JVM options (default "-Xms1g -Xmx1g")
@@ -18,7 +20,9 @@
 set -euo pipefail
 out=${1:?usage: queue-article.sh OUTDIR [ROUNDS] [OPS] [THREADS]}
 rounds=${2:-7}
-ops=${3:-400000}
+ops=${3:-1000000}
+warmups=${WARMUPS:-2}
+runs=${RUNS:-3}
 threads=${4:-1,2,4,8}
 jar=${JAR:-benchmarks/target/benchmarks.jar}
 jvm_opts=${JVM_OPTS:-"-Xms1g -Xmx1g"}
@@ -27,7 +31,7 @@ read -r -a queues <<< "${QUEUES:-LprqQueue LscqQueue ScqQueue LinkedBlockingQueu
 mkdir -p "$out/raw"
 : > "$out/load.txt"
 began=$(date +%s)
-echo "java: $(java -version 2>&1 | head -1); cpus: $(nproc); rounds $rounds, ops $ops, threads $threads" | tee "$out/setup.txt"
+echo "java: $(java -version 2>&1 | head -1); cpus: $(nproc); rounds $rounds, ops $ops, threads $threads, $warmups warm-up and $runs measured runs per JVM" | tee "$out/setup.txt"
 n=${#queues[@]}
 for ((r = 1; r <= rounds; r++)); do
     for ((k = 0; k < n; k++)); do
@@ -35,7 +39,7 @@ for ((r = 1; r <= rounds; r++)); do
         load=$(cut -d' ' -f1 /proc/loadavg)
         echo "round $r $q load $load" | tee -a "$out/load.txt"
         # shellcheck disable=SC2086
-        java $jvm_opts -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$threads" "$ops" \
+        java $jvm_opts -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$threads" "$ops" "$warmups" "$runs" \
             > "$out/raw/$q-$r.txt" 2>&1 || { echo "FAILED: $q round $r (see $out/raw/$q-$r.txt)"; exit 1; }
     done
 done

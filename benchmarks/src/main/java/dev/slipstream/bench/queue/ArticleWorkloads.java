@@ -1,10 +1,12 @@
 package dev.slipstream.bench.queue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 
 /**
@@ -27,14 +29,19 @@ import java.util.concurrent.CyclicBarrier;
  * full; the same rules hold for every queue. Every element offered is one boxed Integer per
  * thread, created before the clock starts.
  *
- * <p>One JVM runs one queue: for each thread count, each workload once unmeasured (at a quarter
- * of the operations, to compile it) and then once measured on a new queue. Lines starting with
- * {@code RESULT} are the measurements; {@code benchmarks/scripts/queue-article.sh} runs this
- * program once per queue and round, interleaved, and prints the medians.
+ * <p>One JVM runs one queue: for each thread count and workload, {@code WARMUPS} unmeasured runs
+ * (default 2) and then {@code RUNS} measured runs (default 3), each on a new queue and each of
+ * the full length, so that what is measured is the compiled, steady loop and not its first
+ * milliseconds. A run of a million operations lasts 10-400 ms here; a run much shorter than a
+ * scheduler time slice measures thread start-up and compilation instead (a first version that
+ * measured one run after a quarter-length warm-up reported 96 ns for a one-thread Pair that
+ * costs 15 ns once compiled). Lines starting with {@code RESULT} give the median of the
+ * measured runs, with each run listed; {@code benchmarks/scripts/queue-article.sh} runs this
+ * program once per queue and round, interleaved, and prints the medians over rounds.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slipstream.bench.queue.ArticleWorkloads \
- *     LprqQueue 1,2,4,8 250000
+ *     LprqQueue 1,2,4,8 1000000 2 3
  * </pre>
  */
 public final class ArticleWorkloads {
@@ -76,14 +83,19 @@ public final class ArticleWorkloads {
      * @throws Exception if a thread fails
      */
     public static void main(final String[] args) throws Exception {
-        if (args.length != 3) {
-            throw new IllegalArgumentException("usage: ArticleWorkloads QUEUE THREADS OPS, e.g. "
-                    + "ArticleWorkloads LprqQueue 1,2,4,8 250000; got " + args.length + " arguments");
+        if (args.length < 3 || args.length > 5) {
+            throw new IllegalArgumentException("usage: ArticleWorkloads QUEUE THREADS OPS [WARMUPS [RUNS]], e.g. "
+                    + "ArticleWorkloads LprqQueue 1,2,4,8 1000000 2 3; got " + args.length + " arguments");
         }
         final String queue = args[0];
         final int ops = Integer.parseInt(args[2]);
         if (ops < 1) {
             throw new IllegalArgumentException("OPS must be >= 1, got " + ops);
+        }
+        final int warmups = args.length > 3 ? Integer.parseInt(args[3]) : 2;
+        final int runs = args.length > 4 ? Integer.parseInt(args[4]) : 3;
+        if (warmups < 0 || runs < 1) {
+            throw new IllegalArgumentException("WARMUPS must be >= 0 and RUNS >= 1, got " + warmups + " and " + runs);
         }
         Queues.create(queue, Queues.defaultOrder(queue), true); // fail fast on an unknown name
         for (final String t : args[1].split(",")) {
@@ -92,10 +104,20 @@ public final class ArticleWorkloads {
                 throw new IllegalArgumentException("thread counts must be >= 1, got " + threads);
             }
             for (final Workload w : Workload.values()) {
-                run(queue, w, threads, Math.max(1, ops / 4)); // compile; not reported
-                final long nanos = run(queue, w, threads, ops);
-                System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f%n",
-                        queue, w.title, threads, ops, nanos / ((double) threads * ops));
+                for (int i = 0; i < warmups; i++) {
+                    run(queue, w, threads, ops); // compiles and settles the loop; not reported
+                }
+                final double[] ns = new double[runs];
+                for (int i = 0; i < runs; i++) {
+                    ns[i] = run(queue, w, threads, ops) / ((double) threads * ops);
+                }
+                final StringBuilder each = new StringBuilder();
+                for (final double x : ns) {
+                    each.append(each.length() == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", x));
+                }
+                Arrays.sort(ns); // the middle run (of an even count, the upper middle one)
+                System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f runs=%s%n",
+                        queue, w.title, threads, ops, ns[runs / 2], each);
             }
         }
     }
@@ -111,7 +133,7 @@ public final class ArticleWorkloads {
         final long[] start = new long[1];
         final CyclicBarrier go = new CyclicBarrier(threads, () -> start[0] = System.nanoTime());
         final List<Thread> workers = new ArrayList<>();
-        final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<Throwable> failures = new CopyOnWriteArrayList<>();
         final long[] sink = new long[threads * 16];
         for (int i = 0; i < threads; i++) {
             final int id = i;
