@@ -35,7 +35,7 @@ import java.util.concurrent.CyclicBarrier;
  * milliseconds. A run of a million operations lasts 10-400 ms here; a run much shorter than a
  * scheduler time slice measures thread start-up and compilation instead (a first version that
  * measured one run after a quarter-length warm-up reported 96 ns for a one-thread Pair that
- * costs 15 ns once compiled). Lines starting with {@code RESULT} give the median of the
+ * costs 19 ns once compiled). Lines starting with {@code RESULT} give the median of the
  * measured runs, with each run listed; {@code benchmarks/scripts/queue-article.sh} runs this
  * program once per queue and round, interleaved, and prints the medians over rounds.
  *
