@@ -39,9 +39,10 @@ abstract class LprqPad2<E> extends LprqTailField<E> {
     long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
 }
 
-/** Written only when a ring is allocated. */
+/** Written only when a ring is allocated, and once by {@code close()}. */
 abstract class LprqAllocation<E> extends LprqPad2<E> {
     long ringsAllocated;
+    boolean closed;
 }
 
 /**
@@ -60,10 +61,14 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  *
  * <pre>{@code
  * LprqQueue<Request> ingress = new LprqQueue<>();          // 4096 elements per ring
- * ingress.offer(request);                                  // always true
+ * ingress.offer(request);                                  // always true until close()
  * Request r = ingress.poll();                              // null when empty
  * int n = ingress.drain(batch::add, 256);
  * }</pre>
+ *
+ * <p>{@link #close()} closes the queue to producers: offers that start after it returns fail,
+ * every accepted element can still be polled, and {@link #isDrained()} tells a consumer when
+ * the last one has been taken.
  *
  * <h2>Progress</h2>
  * Lock-free: a thread fails a step only because another thread completed one. An offer fails
@@ -99,6 +104,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle ALLOCATED;
+    private static final VarHandle CLOSED_FLAG;
 
     static {
         try {
@@ -106,6 +112,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
             HEAD = lookup.findVarHandle(LprqHeadField.class, "headRing", PrqRing.class);
             TAIL = lookup.findVarHandle(LprqTailField.class, "tailRing", PrqRing.class);
             ALLOCATED = lookup.findVarHandle(LprqAllocation.class, "ringsAllocated", long.class);
+            CLOSED_FLAG = lookup.findVarHandle(LprqAllocation.class, "closed", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -114,6 +121,20 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
     /** Each thread's reservation: unique to the thread, shared by every queue it uses. */
     private static final ThreadLocal<PrqRing.Reservation> RESERVATION =
             ThreadLocal.withInitial(PrqRing.Reservation::new);
+
+    /**
+     * Linked after the last ring by {@link #close()}: no ring can follow it, and no offer uses
+     * it (an offer that finds it fails). Everything that follows {@code next} treats it as the
+     * end of the list. Shared by every queue; its own tail is closed and it never holds an
+     * element.
+     */
+    static final PrqRing CLOSED_LINK = closedLink();
+
+    private static PrqRing closedLink() {
+        final PrqRing link = new PrqRing(1, false, 0L, null);
+        link.closeTail();
+        return link;
+    }
 
     private final int ringCapacity;
     private final boolean remap;
@@ -167,7 +188,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
      * Inserts an element at the tail; never waits for a consumer.
      *
      * @param e the element
-     * @return true
+     * @return true, unless the queue has been {@linkplain #close() closed}
      * @throws NullPointerException if {@code e} is null
      */
     @Override
@@ -180,6 +201,9 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
         while (true) {
             final PrqRing next = t.lvNext();
             if (next != null) {
+                if (next == CLOSED_LINK) {
+                    return false; // close() sealed t (after closing its tail): nothing can follow
+                }
                 // help move the tail pointer past a closed ring; volatile CAS
                 TAIL.compareAndSet(this, t, next);
                 t = lvTailRing();
@@ -187,6 +211,12 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
             }
             if (t.offer(e, reservation)) {
                 return true;
+            }
+            // volatile load: once close() has begun, a refused offer links no new ring (so that
+            // close(), which seals the last ring, is not kept chasing producers' new rings);
+            // e is in no ring, so false is the answer
+            if ((boolean) CLOSED_FLAG.getVolatile(this)) {
+                return false;
             }
             // t is closed: link a new ring that already holds e (kept across retries: it is
             // not shared until linked)
@@ -218,8 +248,8 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
                 return (E) e;
             }
             final PrqRing next = h.lvNext();
-            if (next == null) {
-                return null;
+            if (next == null || next == CLOSED_LINK) {
+                return null; // h is the last ring (sealed by close() or not): never retired
             }
             // h is closed (a ring is closed before it gets a successor): one more poll finds
             // what enqueuers that took positions before the close put into it
@@ -243,7 +273,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
     @SuppressWarnings("unchecked")
     public E peek() {
         PrqRing r = lvHeadRing();
-        while (r != null) {
+        while (r != null && r != CLOSED_LINK) {
             final Object e = r.peek();
             if (e != null) {
                 return (E) e;
@@ -274,7 +304,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
     public int size() {
         long size = 0;
         PrqRing r = lvHeadRing();
-        while (r != null) {
+        while (r != null && r != CLOSED_LINK) {
             size += r.countElements();
             r = r.lvNext();
         }
@@ -309,11 +339,12 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
 
     /**
      * Inserts {@code limit} elements from {@code supplier} (all of them: the queue is
-     * unbounded).
+     * unbounded), unless the queue is closed.
      *
      * @param supplier produces the elements; must not return null
      * @param limit how many to insert, {@code >= 0}
-     * @return {@code limit}
+     * @return how many were inserted: {@code limit}, or fewer once the queue is closed (if it
+     *     closes during the call, the element supplied last may be dropped)
      * @throws NullPointerException if {@code supplier} is null or returns null (the elements
      *     supplied before stay in the queue)
      * @throws IllegalArgumentException if {@code limit} is negative
@@ -322,14 +353,122 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
     public int fill(final Supplier<? extends E> supplier, final int limit) {
         Objects.requireNonNull(supplier, "supplier must not be null");
         ScqQueue.checkLimit(limit);
-        for (int n = 0; n < limit; n++) {
+        int n = 0;
+        while (n < limit && !isClosed()) {
             final E e = supplier.get();
             if (e == null) {
                 throw new NullPointerException("supplier returned null; queues do not hold null elements");
             }
-            offer(e);
+            if (!offer(e)) {
+                break; // closed meanwhile: the element supplied last is not in the queue
+            }
+            n++;
         }
-        return limit;
+        return n;
+    }
+
+    /**
+     * Inserts an element, or throws if the queue is closed.
+     *
+     * @param e the element
+     * @return true
+     * @throws NullPointerException if {@code e} is null
+     * @throws IllegalStateException if the queue is closed
+     */
+    @Override
+    public boolean add(final E e) {
+        if (offer(e)) {
+            return true;
+        }
+        throw new IllegalStateException("queue is closed: add(" + e + ") was refused");
+    }
+
+    /**
+     * Closes the queue to producers: offers that start after this call returns fail (return
+     * false; {@code add} throws {@link IllegalStateException}); every element whose offer
+     * returned true can still be polled. Idempotent, and safe to call from several threads.
+     *
+     * <p>Offers already in progress when {@code close} is called may still succeed, and may do
+     * so after {@code close} has returned (an offer that took a position in the last ring before
+     * the ring was closed writes its element after): close is not linearizable with them (a
+     * poll right after {@code close} can return null and a later one the late element). A
+     * consumer that must take everything uses {@link #isDrained()} as its end condition.
+     *
+     * <p>How: a flag stops refused offers from linking new rings; then the last ring's tail is
+     * closed (bit 63, so that no offer can take a position in it any more) and a shared
+     * sentinel is linked as its successor, by the same CAS that links a new ring, so that no
+     * ring can be linked after it. If a producer linked a ring first, that ring is closed and
+     * sealed in turn.
+     */
+    public void close() {
+        // volatile store: offers refused by a closed ring from now on link no new ring
+        CLOSED_FLAG.setVolatile(this, true);
+        // volatile load: the tail ring as linked
+        PrqRing t = lvTailRing();
+        while (true) {
+            // volatile load (in lvNext): a ring linked after t is seen fully built
+            final PrqRing next = t.lvNext();
+            if (next == CLOSED_LINK) {
+                return; // sealed already, by this close or a concurrent one
+            }
+            if (next != null) {
+                t = next;
+                continue;
+            }
+            // volatile OR (in closeTail): offers that take a position in t from now on fail
+            t.closeTail();
+            // volatile CAS (in casNext), after the OR: a thread that reads the closed link
+            // also sees the closed tail, so the tail it reads next bounds every position an
+            // offer can still fill
+            if (t.casNext(CLOSED_LINK)) {
+                return;
+            }
+            // a producer linked a ring (holding its element) before the CAS: seal that one
+        }
+    }
+
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        // volatile load: pairs with the volatile store in close()
+        return (boolean) CLOSED_FLAG.getVolatile(this);
+    }
+
+    /**
+     * Whether the queue is closed and every element it accepted has been taken: the end
+     * condition of a consumer that drains a closed queue. An offer still in progress when the
+     * queue closed may yet complete; until it has (or has failed), this returns false, and the
+     * consumer should keep polling (a poll resolves such offers).
+     *
+     * <pre>{@code
+     * queue.close();
+     * while (!queue.isDrained()) {
+     *     Request r = queue.poll();
+     *     if (r != null) handle(r); else Thread.onSpinWait();
+     * }
+     * }</pre>
+     *
+     * @return true if closed and drained for good; always false while open
+     */
+    public boolean isDrained() {
+        if (!isClosed()) {
+            return false;
+        }
+        // volatile load: the head ring as linked
+        final PrqRing h = lvHeadRing();
+        // volatile load: the closed link is CASed only after h's tail was closed, so from here
+        // on no offer can take a position in h above the tail read below, and no ring follows
+        if (h.lvNext() != CLOSED_LINK) {
+            return false; // more rings, or close() still sealing
+        }
+        // volatile loads, head before tail (in isEmpty): head at or above tail at the moment
+        // tail was read means a dequeuer has taken every position an offer could still fill,
+        // and a position taken by a dequeuer either gives it the element or fails its offer
+        // (which then finds the closed link)
+        return h.isEmpty();
     }
 
     /**
@@ -372,7 +511,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
         final PrqRing first = lvHeadRing();
         PrqRing last = first;
         PrqRing next;
-        while ((next = last.lvNext()) != null) {
+        while ((next = last.lvNext()) != null && next != CLOSED_LINK) {
             last = next;
         }
         // volatile load, after last was found: every offer that completed before this call put

@@ -67,7 +67,7 @@ final class PrqIterator<E> implements Iterator<E> {
                 break;
             }
             r = r.lvNext();
-            if (r == null) {
+            if (r == null || r == LprqQueue.CLOSED_LINK) {
                 break; // defensive: last is always reachable
             }
             enter(r);

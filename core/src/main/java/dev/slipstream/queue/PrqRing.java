@@ -119,7 +119,10 @@ final class PrqRing extends PrqRingPad2 {
     private final int remapShift;
     /** The position the ring started at: the counters never go below it. */
     final long start;
-    /** The ring after this one; set once, by CAS, only after this ring was closed. */
+    /**
+     * The ring after this one, or {@link LprqQueue#CLOSED_LINK} once the queue is closed; set
+     * once, by CAS, only after this ring was closed.
+     */
     PrqRing next;
 
     /**
@@ -249,6 +252,16 @@ final class PrqRing extends PrqRingPad2 {
         // volatile OR: positions taken after it see the bit and fail
         TAIL.getAndBitwiseOr(this, CLOSED);
         return true;
+    }
+
+    /**
+     * Closes the ring to enqueuers for good, whatever the positions taken: for
+     * {@link LprqQueue#close()} (an offer that refuses a ring closes it in {@code offer}).
+     */
+    void closeTail() {
+        // volatile OR: positions taken after it see the bit and fail; a thread that reads the
+        // queue's closed link (CASed after this) sees the bit too
+        TAIL.getAndBitwiseOr(this, CLOSED);
     }
 
     /**

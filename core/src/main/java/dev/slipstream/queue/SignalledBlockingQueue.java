@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * What {@link ScqBlockingQueue} and {@link LscqBlockingQueue} share: a lock-free
- * {@link BatchQueue} inside, takers that wait on a {@link QueueSignal} instead of a lock, timed
- * waits, {@code drainTo} and the read-only {@code Collection} views. The subclasses add how
+ * What {@link ScqBlockingQueue}, {@link LscqBlockingQueue} and {@link LprqBlockingQueue}
+ * share: a lock-free {@link BatchQueue} inside, takers that wait on a {@link QueueSignal} instead
+ * of a lock, timed waits, {@code drainTo} and the read-only {@code Collection} views. The subclasses add how
  * elements go in (a bounded queue's putters wait on a second signal).
  *
  * @param <E> the element type; null elements are rejected

@@ -37,7 +37,8 @@ class BlockingQueueTest {
     static Stream<Named<Function<WaitStrategy, BlockingQueue<Integer>>>> queues() {
         return Stream.of(
                 Named.of("ScqBlockingQueue(2)", ws -> new ScqBlockingQueue<>(2, ws)),
-                Named.of("LscqBlockingQueue(2)", ws -> new LscqBlockingQueue<>(2, ws)));
+                Named.of("LscqBlockingQueue(2)", ws -> new LscqBlockingQueue<>(2, ws)),
+                Named.of("LprqBlockingQueue(2)", ws -> new LprqBlockingQueue<>(2, ws)));
     }
 
     static Stream<Named<WaitStrategy>> strategies() {
@@ -75,14 +76,12 @@ class BlockingQueueTest {
     @MethodSource("strategies")
     void takeWaitsForAnOfferWithEveryStrategy(final WaitStrategy ws) throws Exception {
         for (final BlockingQueue<Integer> q : List.<BlockingQueue<Integer>>of(
-                new ScqBlockingQueue<>(4, ws), new LscqBlockingQueue<>(4, ws))) {
+                new ScqBlockingQueue<>(4, ws), new LscqBlockingQueue<>(4, ws), new LprqBlockingQueue<>(4, ws))) {
             final AtomicReference<Object> got = new AtomicReference<>();
             final CountDownLatch started = new CountDownLatch(1);
             final Thread t = taker(q, got, started);
             started.await();
-            awaitWaiting(q instanceof ScqBlockingQueue
-                    ? ((ScqBlockingQueue<Integer>) q).notEmpty
-                    : ((LscqBlockingQueue<Integer>) q).notEmpty);
+            awaitWaiting(((SignalledBlockingQueue<Integer>) q).notEmpty);
             assertTrue(q.offer(7));
             t.join();
             assertEquals(7, got.get());
@@ -302,6 +301,14 @@ class BlockingQueueTest {
         assertEquals(200, q.size());
         assertEquals(Integer.MAX_VALUE, q.remainingCapacity());
         assertEquals(1, q.segmentCapacity());
+        final LprqBlockingQueue<Integer> lprq = new LprqBlockingQueue<>(1, new BusySpinWaitStrategy());
+        for (int i = 0; i < 100; i++) {
+            lprq.put(i);
+            assertTrue(lprq.offer(i, 0, TimeUnit.NANOSECONDS));
+        }
+        assertEquals(200, lprq.size());
+        assertEquals(Integer.MAX_VALUE, lprq.remainingCapacity());
+        assertEquals(1, lprq.ringCapacity());
     }
 
     @Test
@@ -383,6 +390,8 @@ class BlockingQueueTest {
     void constructorsRejectBadCapacities() {
         assertThrows(IllegalArgumentException.class, () -> new ScqBlockingQueue<Integer>(3));
         assertThrows(IllegalArgumentException.class, () -> new LscqBlockingQueue<Integer>(0, new HybridWaitStrategy()));
+        assertThrows(IllegalArgumentException.class, () -> new LprqBlockingQueue<Integer>(3, new HybridWaitStrategy()));
+        assertThrows(NullPointerException.class, () -> new LprqBlockingQueue<Integer>(2, null));
     }
 
     @Test
@@ -391,6 +400,9 @@ class BlockingQueueTest {
         final LscqBlockingQueue<Integer> q = new LscqBlockingQueue<>();
         assertTrue(q.waitStrategy() instanceof HybridWaitStrategy);
         assertEquals(LscqQueue.DEFAULT_SEGMENT_CAPACITY, q.segmentCapacity());
+        final LprqBlockingQueue<Integer> lprq = new LprqBlockingQueue<>();
+        assertTrue(lprq.waitStrategy() instanceof HybridWaitStrategy);
+        assertEquals(LprqQueue.DEFAULT_RING_CAPACITY, lprq.ringCapacity());
         final WaitStrategy ws = new YieldingWaitStrategy();
         assertSame(ws, new ScqBlockingQueue<Integer>(2, ws).waitStrategy());
     }
@@ -456,5 +468,47 @@ class BlockingQueueTest {
         assertEquals("kept", queue.take(), "what was accepted before the close can still be taken");
         assertTrue(queue.isDrained());
         assertNull(queue.poll(1, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    void anLprqBlockingQueueClosesLikeAnLprqQueue() throws Exception {
+        final LprqBlockingQueue<String> queue = new LprqBlockingQueue<>(1, new HybridWaitStrategy());
+        queue.put("kept");
+        queue.put("kept too"); // a ring of one cell: the second element is in a second ring
+        assertFalse(queue.isClosed());
+        assertFalse(queue.isDrained(), "open: never drained");
+        queue.close();
+        queue.close();
+        assertTrue(queue.isClosed());
+        assertFalse(queue.offer("late"), "closed: offer refused");
+        assertFalse(queue.offer("late", 1, TimeUnit.SECONDS));
+        assertEquals(0, queue.fill(() -> "late", 2));
+        final IllegalStateException put = assertThrows(IllegalStateException.class, () -> queue.put("late"));
+        assertEquals("queue is closed: put(late) was refused", put.getMessage());
+        final IllegalStateException add = assertThrows(IllegalStateException.class, () -> queue.add("late"));
+        assertEquals("queue is closed: add(late) was refused", add.getMessage());
+        assertFalse(queue.isDrained(), "accepted elements are still there");
+        assertEquals("kept", queue.take(), "what was accepted before the close can still be taken");
+        assertFalse(queue.isDrained(), "one accepted element is still there");
+        final List<String> rest = new ArrayList<>();
+        assertEquals(1, queue.drain(rest::add, 10));
+        assertEquals(List.of("kept too"), rest);
+        assertTrue(queue.isDrained());
+        assertNull(queue.poll(1, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    void anLprqBlockingQueueWakesATakerOnFill() throws Exception {
+        final LprqBlockingQueue<Integer> q = new LprqBlockingQueue<>(2, new HybridWaitStrategy());
+        final AtomicReference<Object> got = new AtomicReference<>();
+        final CountDownLatch started = new CountDownLatch(1);
+        final Thread t = taker(q, got, started);
+        started.await();
+        awaitWaiting(q.notEmpty);
+        final int[] next = {5};
+        assertEquals(3, q.fill(() -> next[0]++, 3));
+        t.join();
+        assertEquals(5, got.get());
+        assertEquals(2, q.size());
     }
 }

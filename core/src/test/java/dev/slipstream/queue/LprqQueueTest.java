@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -176,6 +177,136 @@ class LprqQueueTest {
             assertTrue(failures.isEmpty(), () -> "capacity " + capacity + ": " + failures.get(0));
             assertEquals(0, left.get());
             assertNull(q.poll());
+        }
+    }
+
+    @Test
+    void closeRefusesLaterOffersAndKeepsWhatWasAccepted() {
+        final LprqQueue<Integer> q = new LprqQueue<>(2);
+        for (int i = 0; i < 5; i++) {
+            assertTrue(q.offer(i));
+        }
+        final long rings = q.ringsAllocated();
+        assertFalse(q.isClosed());
+        assertFalse(q.isDrained(), "open queues are never drained for good");
+        q.close();
+        q.close(); // idempotent
+        assertTrue(q.isClosed());
+        assertFalse(q.isDrained(), "five elements are left");
+        assertFalse(q.offer(99));
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> q.add(99));
+        assertEquals("queue is closed: add(99) was refused", e.getMessage());
+        assertEquals(0, q.fill(() -> 1, 3));
+        assertEquals(rings, q.ringsAllocated(), "a closed queue allocates no ring");
+        assertEquals(5, q.size());
+        assertEquals("[0, 1, 2, 3, 4]", q.toString());
+        assertEquals(0, q.peek());
+        final List<Integer> out = new ArrayList<>();
+        Integer x;
+        while (!q.isDrained()) {
+            while ((x = q.poll()) != null) {
+                out.add(x);
+            }
+        }
+        assertEquals(List.of(0, 1, 2, 3, 4), out);
+        assertNull(q.poll());
+        assertNull(q.peek());
+        assertEquals(0, q.size());
+        assertTrue(q.isEmpty());
+        assertEquals("[]", q.toString());
+        assertFalse(q.offer(100));
+        assertTrue(q.isDrained());
+    }
+
+    @Test
+    void closedEmptyQueueIsDrainedAtOnce() {
+        final LprqQueue<Integer> q = new LprqQueue<>(4);
+        q.close();
+        assertTrue(q.isDrained());
+        assertNull(q.poll());
+        assertFalse(new LprqQueue<Integer>(4).isDrained(), "open queues are never drained for good");
+    }
+
+    @Test
+    void closeSealsAFullLastRingAndItsPredecessors() {
+        // ring of one cell: every element but the first sits in a ring of its own
+        final LprqQueue<Integer> q = new LprqQueue<>(1);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(q.offer(i));
+        }
+        assertEquals(0, q.poll());
+        q.close();
+        assertFalse(q.offer(4), "a full last ring refuses, and no ring may be linked after it");
+        assertEquals(List.of(1, 2, 3), new ArrayList<>(q));
+        final Iterator<Integer> it = q.iterator();
+        assertEquals(1, it.next());
+        assertFalse(q.isDrained());
+        assertEquals(1, q.poll());
+        assertEquals(2, q.poll());
+        assertFalse(q.isDrained());
+        assertEquals(3, q.poll());
+        assertNull(q.poll());
+        assertTrue(q.isDrained());
+        assertEquals(0, q.size());
+    }
+
+    @Test
+    void fillStopsAtTheClose() {
+        final LprqQueue<Integer> q = new LprqQueue<>(4);
+        final int[] next = {0};
+        assertEquals(2, q.fill(() -> {
+            if (next[0] == 2) {
+                q.close(); // the element supplied now is refused
+            }
+            return next[0]++;
+        }, 10));
+        assertEquals(List.of(0, 1), new ArrayList<>(q));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void closeRacingProducersLosesNoAcceptedElementAndAcceptsNoLateOffer() throws Exception {
+        for (int round = 0; round < 200; round++) {
+            final LprqQueue<Long> q = new LprqQueue<>(2);
+            final int producers = 3;
+            final AtomicLong accepted = new AtomicLong();
+            final AtomicLong acceptedAfterClose = new AtomicLong();
+            final AtomicBoolean closeReturned = new AtomicBoolean();
+            final CountDownLatch started = new CountDownLatch(producers);
+            final List<Thread> threads = new ArrayList<>();
+            for (int p = 0; p < producers; p++) {
+                final long id = p;
+                final Thread t = new Thread(() -> {
+                    started.countDown();
+                    for (long seq = 0; ; seq++) {
+                        final boolean late = closeReturned.get();
+                        if (!q.offer((id << 40) | seq)) {
+                            break;
+                        }
+                        accepted.incrementAndGet();
+                        if (late) {
+                            acceptedAfterClose.incrementAndGet();
+                        }
+                    }
+                });
+                threads.add(t);
+                t.start();
+            }
+            started.await();
+            q.close();
+            closeReturned.set(true);
+            long polled = 0;
+            while (!q.isDrained()) {
+                if (q.poll() != null) {
+                    polled++;
+                }
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertNull(q.poll(), "an element arrived after isDrained() in round " + round);
+            assertEquals(0, acceptedAfterClose.get(), "offers that started after close() succeeded");
+            assertEquals(accepted.get(), polled, "round " + round);
         }
     }
 }

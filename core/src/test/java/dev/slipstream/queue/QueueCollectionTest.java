@@ -280,6 +280,27 @@ class QueueCollectionTest {
     }
 
     @Test
+    void lprqIterationOfAClosedQueueEndsAtTheClosedLink() {
+        for (final int ring : new int[] {1, 2, 8}) {
+            final LprqQueue<Integer> q = new LprqQueue<>(ring);
+            for (int i = 0; i < 5; i++) {
+                q.add(i);
+            }
+            q.close();
+            assertEquals(List.of(0, 1, 2, 3, 4), listOf(q), "ring " + ring);
+            assertEquals("[0, 1, 2, 3, 4]", q.toString());
+            assertEquals(5, q.size());
+            assertTrue(q.contains(4));
+            while (!q.isDrained()) {
+                q.poll();
+            }
+            assertEquals(List.of(), listOf(q));
+            assertEquals(0, q.size());
+            assertNull(q.peek());
+        }
+    }
+
+    @Test
     void sizeIsExactAfterPollsOverranAnEmptyRing() {
         // polls on an empty ring close positions; the offers after them skip those positions,
         // which tail - head would count as elements
@@ -324,7 +345,10 @@ class QueueCollectionTest {
                 Named.of("LscqQueue(1)", () -> new LscqQueue<>(1)),
                 Named.of("LscqQueue(4) near 2^62", () -> new LscqQueue<>(4, true, (1L << 62) - 3_000)),
                 Named.of("ScqBlockingQueue(16)", () -> new ScqBlockingQueue<>(16)),
-                Named.of("LscqBlockingQueue(4)", () -> new LscqBlockingQueue<>(4, new HybridWaitStrategy())));
+                Named.of("LscqBlockingQueue(4)", () -> new LscqBlockingQueue<>(4, new HybridWaitStrategy())),
+                Named.of("LprqQueue(4)", () -> new LprqQueue<>(4)),
+                Named.of("LprqQueue(1)", () -> new LprqQueue<>(1)),
+                Named.of("LprqBlockingQueue(4)", () -> new LprqBlockingQueue<>(4, new HybridWaitStrategy())));
     }
 
     /**

@@ -67,7 +67,12 @@ class QueueContractTest {
                 Named.of("ScqBlockingQueue(8) near 2^64",
                         new Kind(() -> new ScqBlockingQueue<>(8, new HybridWaitStrategy(), -20L), 8)),
                 Named.of("LscqBlockingQueue(1) near 2^62",
-                        new Kind(() -> new LscqBlockingQueue<>(1, new HybridWaitStrategy(), (1L << 62) - 9), 0)));
+                        new Kind(() -> new LscqBlockingQueue<>(1, new HybridWaitStrategy(), (1L << 62) - 9), 0)),
+                Named.of("LprqBlockingQueue()", new Kind(LprqBlockingQueue::new, 0)),
+                Named.of("LprqBlockingQueue(2, blocking)",
+                        new Kind(() -> new LprqBlockingQueue<>(2, new BlockingWaitStrategy()), 0)),
+                Named.of("LprqBlockingQueue(1) near 2^62",
+                        new Kind(() -> new LprqBlockingQueue<>(1, new HybridWaitStrategy(), (1L << 62) - 9), 0)));
     }
 
     private static List<Integer> pollAll(final BatchQueue<Integer> q) {

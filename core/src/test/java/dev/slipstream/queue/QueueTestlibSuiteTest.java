@@ -76,6 +76,11 @@ public class QueueTestlibSuiteTest {
         add(all, "LscqBlockingQueue", LscqBlockingQueue::new);
         add(all, "LscqBlockingQueue 2 from 2^62 - 3",
                 () -> new LscqBlockingQueue<>(2, new HybridWaitStrategy(), (1L << 62) - 3));
+        add(all, "LprqBlockingQueue 1", () -> new LprqBlockingQueue<>(1, new HybridWaitStrategy()));
+        add(all, "LprqBlockingQueue 2", () -> new LprqBlockingQueue<>(2, new HybridWaitStrategy()));
+        add(all, "LprqBlockingQueue", LprqBlockingQueue::new);
+        add(all, "LprqBlockingQueue 2 from 2^62 - 3",
+                () -> new LprqBlockingQueue<>(2, new HybridWaitStrategy(), (1L << 62) - 3));
         return all;
     }
 

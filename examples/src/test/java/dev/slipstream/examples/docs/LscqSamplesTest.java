@@ -2,6 +2,7 @@ package dev.slipstream.examples.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.slipstream.queue.LprqBlockingQueue;
 import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqBlockingQueue;
 import dev.slipstream.queue.LscqQueue;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The code samples of docs/guide/lscq.md, as written there. */
@@ -55,11 +57,27 @@ class LscqSamplesTest {
         BlockingQueue<Job> sleepy = new ScqBlockingQueue<>(1024, new BlockingWaitStrategy());
         jobs.put(job);                                    // waits while full
         Job next = jobs.take();                           // waits while empty
-        BlockingQueue<Request> inbox = new LscqBlockingQueue<>();
+        BlockingQueue<Request> inbox = new LprqBlockingQueue<>();
         inbox.put(request);                               // never waits
+        BlockingQueue<Request> segmented = new LscqBlockingQueue<>();
+        segmented.put(request);                           // never waits
         assertEquals(job, next);
         assertEquals(request, inbox.take());
+        assertEquals(request, segmented.take());
         assertEquals(0, sleepy.size());
+    }
+
+    @Test
+    void closingAnUnboundedQueue() throws Exception {
+        LprqBlockingQueue<Request> requests = new LprqBlockingQueue<>();
+        requests.put(request);
+        requests.close();                                 // from now on, offers fail and put throws
+        while (!requests.isDrained()) {                   // closed, and every accepted element taken
+            Request r = requests.poll(1, TimeUnit.MILLISECONDS);
+            if (r != null) handle(r);
+        }
+        assertEquals(1, handledRequests);
+        assertEquals(false, requests.offer(request));
     }
 
     @Test
