@@ -2,11 +2,8 @@ package dev.slipstream.queue;
 
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
-import java.util.Objects;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * An unbounded, lock-free {@link BlockingQueue}: an {@link LprqQueue} (the unbounded queue to use
@@ -36,7 +33,7 @@ import java.util.function.Supplier;
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LprqBlockingQueue<E> extends SignalledBlockingQueue<E> {
+public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
     private final LprqQueue<E> unbounded;
 
     /**
@@ -71,164 +68,11 @@ public final class LprqBlockingQueue<E> extends SignalledBlockingQueue<E> {
     }
 
     /**
-     * Inserts an element; never waits.
-     *
-     * @param e the element
-     * @return true, unless the queue has been {@linkplain #close() closed}
-     * @throws NullPointerException if {@code e} is null
-     */
-    @Override
-    public boolean offer(final E e) {
-        if (unbounded.offer(e)) {
-            notEmpty.signal();
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Inserts an element; never waits (the queue is unbounded).
-     *
-     * @param e the element
-     * @throws NullPointerException if {@code e} is null
-     * @throws IllegalStateException if the queue has been {@linkplain #close() closed}
-     */
-    @Override
-    public void put(final E e) {
-        if (!offer(e)) {
-            throw new IllegalStateException("queue is closed: put(" + e + ") was refused");
-        }
-    }
-
-    /**
-     * Inserts an element, or throws if the queue is closed.
-     *
-     * @param e the element
-     * @return true
-     * @throws NullPointerException if {@code e} is null
-     * @throws IllegalStateException if the queue has been {@linkplain #close() closed}
-     */
-    @Override
-    public boolean add(final E e) {
-        if (!offer(e)) {
-            throw new IllegalStateException("queue is closed: add(" + e + ") was refused");
-        }
-        return true;
-    }
-
-    /**
-     * Closes the queue to producers, as {@link LprqQueue#close()}: offers that start after this
-     * call returns fail ({@code offer} returns false, {@code put} and {@code add} throw
-     * {@link IllegalStateException}); every element already accepted can still be taken.
-     * Idempotent. A {@link #take()} on a closed, empty queue still waits (nothing will come): a
-     * consumer of a closed queue ends on {@link #isDrained()}, or polls with a timeout.
-     *
-     * <pre>{@code
-     * inbox.close();
-     * while (!inbox.isDrained()) {
-     *     Request r = inbox.poll(1, TimeUnit.MILLISECONDS);
-     *     if (r != null) handle(r);
-     * }
-     * }</pre>
-     */
-    public void close() {
-        unbounded.close();
-    }
-
-    /**
-     * Whether {@link #close()} has been called.
-     *
-     * @return true once closed
-     */
-    public boolean isClosed() {
-        return unbounded.isClosed();
-    }
-
-    /**
-     * Whether the queue is closed and every element it accepted has been taken (see
-     * {@link LprqQueue#isDrained()}).
-     *
-     * @return true if closed and drained for good; always false while open
-     */
-    public boolean isDrained() {
-        return unbounded.isDrained();
-    }
-
-    /**
-     * Inserts an element; never waits (the queue is unbounded), so the timeout is not used.
-     *
-     * @param e the element
-     * @param timeout not used
-     * @param unit not used, but must not be null
-     * @return true, unless the queue has been {@linkplain #close() closed}
-     * @throws NullPointerException if {@code e} or {@code unit} is null
-     */
-    @Override
-    public boolean offer(final E e, final long timeout, final TimeUnit unit) {
-        Objects.requireNonNull(unit, "unit must not be null");
-        return offer(e);
-    }
-
-    /**
-     * Removes the oldest element, never waiting.
-     *
-     * @return the element, or null if the queue is empty
-     */
-    @Override
-    public E poll() {
-        return unbounded.poll();
-    }
-
-    /**
-     * Unbounded.
-     *
-     * @return {@link Integer#MAX_VALUE}
-     */
-    @Override
-    public int remainingCapacity() {
-        return Integer.MAX_VALUE;
-    }
-
-    /**
      * Elements per ring.
      *
      * @return a power of two
      */
     public int ringCapacity() {
         return unbounded.ringCapacity();
-    }
-
-    /**
-     * Removes up to {@code limit} elements and hands each to {@code consumer}, as
-     * {@link LprqQueue#drain}.
-     *
-     * @param consumer receives the elements
-     * @param limit the most to remove, {@code >= 0}
-     * @return how many were removed
-     * @throws NullPointerException if {@code consumer} is null
-     * @throws IllegalArgumentException if {@code limit} is negative
-     */
-    @Override
-    public int drain(final Consumer<? super E> consumer, final int limit) {
-        return unbounded.drain(consumer, limit);
-    }
-
-    /**
-     * Inserts {@code limit} elements from {@code supplier}, as {@link LprqQueue#fill}, then
-     * wakes waiting takers once.
-     *
-     * @param supplier produces the elements; must not return null
-     * @param limit how many to insert, {@code >= 0}
-     * @return how many were inserted
-     * @throws NullPointerException if {@code supplier} is null or returns null
-     * @throws IllegalArgumentException if {@code limit} is negative
-     */
-    @Override
-    public int fill(final Supplier<? extends E> supplier, final int limit) {
-        try {
-            return unbounded.fill(supplier, limit);
-        } finally {
-            notEmpty.signal();
-        }
     }
 }

@@ -95,7 +95,7 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<E> {
+public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBatchQueue<E> {
     /** The ring capacity used when none is given. */
     public static final int DEFAULT_RING_CAPACITY = 1 << 12;
     /** The largest ring capacity. */
@@ -400,6 +400,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
      * ring can be linked after it. If a producer linked a ring first, that ring is closed and
      * sealed in turn.
      */
+    @Override
     public void close() {
         // volatile store: offers refused by a closed ring from now on link no new ring
         CLOSED_FLAG.setVolatile(this, true);
@@ -432,6 +433,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
      *
      * @return true once closed
      */
+    @Override
     public boolean isClosed() {
         // volatile load: pairs with the volatile store in close()
         return (boolean) CLOSED_FLAG.getVolatile(this);
@@ -453,6 +455,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements BatchQueue<
      *
      * @return true if closed and drained for good; always false while open
      */
+    @Override
     public boolean isDrained() {
         if (!isClosed()) {
             return false;

@@ -102,7 +102,7 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<E> {
+public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBatchQueue<E> {
     /** The segment capacity used when none is given. */
     public static final int DEFAULT_SEGMENT_CAPACITY = 1 << 12;
     /** Yields a producer makes waiting for another producer's new segment before making its own. */
@@ -501,6 +501,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      * after {@code close} can return null and a later one the late element). A consumer that
      * must take everything uses {@link #isDrained()} as its end condition.
      */
+    @Override
     public void close() {
         // volatile store: producers that find the tail full stop allocating
         CLOSED.setVolatile(this, true);
@@ -527,6 +528,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      *
      * @return true once closed
      */
+    @Override
     public boolean isClosed() {
         // volatile load
         return (boolean) CLOSED.getVolatile(this);
@@ -564,6 +566,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements BatchQueue<
      *
      * @return true if closed and drained for good; always false while open
      */
+    @Override
     public boolean isDrained() {
         if (!isClosed()) {
             return false;
