@@ -36,6 +36,14 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class ResultsMarkdown {
+    /** Where the queues' published figures come from, above the quick table of queue shapes. */
+    private static final String QUEUE_SOURCE = "The queues' figures come from the LSCQ article's six workloads measured in a"
+            + " steady state (every cell warmed up at full length, one JVM per queue and round, queues interleaved"
+            + " over 7 rounds): [the summary](runs/2026-11-26-epyc-queue-article-steady/summary.md) and the"
+            + " [queue guide](../guide/lscq.md#which-queue-for-which-workload). The JMH table below is one short fork"
+            + " per cell of the quick preset, taken while the machine ran the rest of the suite; it is a smoke of"
+            + " every cell, not a claim.\n\n";
+
     private static final List<String> SHAPES = List.of("unicast", "pipeline", "sequencer", "multicast", "diamond");
     private static final List<String> PEERS = List.of("lmax", "abq");
     private static final Pattern SCQ = Pattern.compile("(?i).*(lscq|scq|slipstream).*");
@@ -303,6 +311,7 @@ public final class ResultsMarkdown {
             return;
         }
         md.append("## Queue shapes (LSCQ and peers)\n\n");
+        md.append(QUEUE_SOURCE);
         // group: benchmark + params other than the implementation param -> impl -> scores
         final Map<String, Map<String, Scores>> groups = new TreeMap<>();
         String implParam = null;
