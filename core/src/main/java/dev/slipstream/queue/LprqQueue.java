@@ -2,17 +2,13 @@ package dev.slipstream.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.AbstractQueue;
-import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
-import java.util.Spliterator;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /** 120 bytes before the head pointer (the int fills the hole after the object header). */
-abstract class LprqPad0<E> extends AbstractQueue<E> {
+abstract class LprqPad0<E> extends PollOnlyQueue<E> {
     int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
 }
@@ -520,79 +516,5 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         // volatile load, after last was found: every offer that completed before this call put
         // its element below this position of last, or into an earlier ring
         return new PrqIterator<>(first, last, last.lvTail() & ~PrqRing.CLOSED);
-    }
-
-    /**
-     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
-     * non-null and concurrent, without a known size.
-     *
-     * @return the spliterator
-     */
-    @Override
-    public Spliterator<E> spliterator() {
-        return ScqQueue.spliterator(iterator());
-    }
-
-    /**
-     * Not supported: removing an element from the middle of a ring would need a state that
-     * every offer and poll checks. Use {@link #poll()} or {@link #drain}.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean remove(final Object o) {
-        throw unsupported("remove(Object)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean removeAll(final Collection<?> c) {
-        throw unsupported("removeAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean retainAll(final Collection<?> c) {
-        throw unsupported("retainAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param filter ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean removeIf(final Predicate<? super E> filter) {
-        throw unsupported("removeIf(Predicate)");
-    }
-
-    /** Removes every element, by polling until the queue is empty. */
-    @Override
-    public void clear() {
-        while (poll() != null) {
-            // keep polling
-        }
-    }
-
-    static UnsupportedOperationException unsupported(final String what) {
-        return new UnsupportedOperationException(what + " is not supported by LprqQueue: removing "
-                + "an element from the middle of a ring would cost every offer and poll; use poll() "
-                + "or drain()");
     }
 }

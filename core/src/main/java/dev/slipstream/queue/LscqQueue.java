@@ -2,13 +2,9 @@ package dev.slipstream.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.AbstractQueue;
-import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
-import java.util.Spliterator;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -16,7 +12,7 @@ import java.util.function.Supplier;
  * 4-byte holes with later subclasses' fields, and a reference would otherwise land in the hole
  * after the object header, in front of the padding instead of behind it.
  */
-abstract class LscqPad0<E> extends AbstractQueue<E> {
+abstract class LscqPad0<E> extends PollOnlyQueue<E> {
     int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
 }
@@ -631,75 +627,6 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
         // volatile load (in tail()), after last was found: every offer that completed before
         // this call put its element below this position of last, or into an earlier segment
         return new ScqIterator<>(first, last, last.aq.tail());
-    }
-
-    /**
-     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
-     * non-null and concurrent, without a known size.
-     *
-     * @return the spliterator
-     */
-    @Override
-    public Spliterator<E> spliterator() {
-        return ScqQueue.spliterator(iterator());
-    }
-
-    /**
-     * Not supported: removing an element from the middle of a ring of indices would need a state
-     * that every offer and poll checks, which costs the hot path. Use {@link #poll()} or
-     * {@link #drain}.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean remove(final Object o) {
-        throw ScqQueue.unsupported("remove(Object)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean removeAll(final Collection<?> c) {
-        throw ScqQueue.unsupported("removeAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean retainAll(final Collection<?> c) {
-        throw ScqQueue.unsupported("retainAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param filter ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean removeIf(final Predicate<? super E> filter) {
-        throw ScqQueue.unsupported("removeIf(Predicate)");
-    }
-
-    /** Removes every element, by polling until the queue is empty. */
-    @Override
-    public void clear() {
-        while (poll() != null) {
-            // keep polling
-        }
     }
 
     /**

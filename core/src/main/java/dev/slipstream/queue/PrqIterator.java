@@ -99,6 +99,6 @@ final class PrqIterator<E> implements Iterator<E> {
      */
     @Override
     public void remove() {
-        throw LprqQueue.unsupported("Iterator.remove()");
+        throw PollOnlyQueue.unsupported("Iterator.remove()");
     }
 }

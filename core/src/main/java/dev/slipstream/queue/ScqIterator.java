@@ -120,6 +120,6 @@ final class ScqIterator<E> implements Iterator<E> {
      */
     @Override
     public void remove() {
-        throw ScqQueue.unsupported("Iterator.remove()");
+        throw PollOnlyQueue.unsupported("Iterator.remove()");
     }
 }

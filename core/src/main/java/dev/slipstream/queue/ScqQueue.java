@@ -1,13 +1,8 @@
 package dev.slipstream.queue;
 
-import java.util.AbstractQueue;
-import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -70,7 +65,7 @@ import java.util.function.Supplier;
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E> {
+public final class ScqQueue<E> extends PollOnlyQueue<E> implements BatchQueue<E> {
     /** The largest capacity: 2^29. */
     public static final int MAX_CAPACITY = 1 << IndexRing.MAX_ORDER;
 
@@ -261,87 +256,5 @@ public final class ScqQueue<E> extends AbstractQueue<E> implements BatchQueue<E>
     @Override
     public Iterator<E> iterator() {
         return ScqIterator.of(scq);
-    }
-
-    /**
-     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
-     * non-null and concurrent, without a known size.
-     *
-     * @return the spliterator
-     */
-    @Override
-    public Spliterator<E> spliterator() {
-        return spliterator(iterator());
-    }
-
-    static <E> Spliterator<E> spliterator(final Iterator<E> iterator) {
-        return Spliterators.spliteratorUnknownSize(iterator,
-                Spliterator.ORDERED | Spliterator.NONNULL | Spliterator.CONCURRENT);
-    }
-
-    /**
-     * Not supported: removing an element from the middle of a ring of indices would need a state
-     * that every offer and poll checks, which costs the hot path. Use {@link #poll()} or
-     * {@link #drain}.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean remove(final Object o) {
-        throw unsupported("remove(Object)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean removeAll(final Collection<?> c) {
-        throw unsupported("removeAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean retainAll(final Collection<?> c) {
-        throw unsupported("retainAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param filter ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public boolean removeIf(final Predicate<? super E> filter) {
-        throw unsupported("removeIf(Predicate)");
-    }
-
-    /**
-     * Removes every element, by polling until the queue is empty.
-     */
-    @Override
-    public void clear() {
-        while (scq.poll() != null) {
-            // keep polling
-        }
-    }
-
-    static UnsupportedOperationException unsupported(final String what) {
-        return new UnsupportedOperationException(what + " is not supported by SCQ/LSCQ queues: "
-                + "removing an element from the middle of a ring of indices would cost every offer "
-                + "and poll; use poll() or drain()");
     }
 }

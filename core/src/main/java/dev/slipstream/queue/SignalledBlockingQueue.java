@@ -1,14 +1,11 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.sequence.WaitStrategy;
-import java.util.AbstractQueue;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Objects;
-import java.util.Spliterator;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 
 /**
  * What {@link ScqBlockingQueue}, {@link LscqBlockingQueue} and {@link LprqBlockingQueue}
@@ -18,7 +15,7 @@ import java.util.function.Predicate;
  *
  * @param <E> the element type; null elements are rejected
  */
-abstract class SignalledBlockingQueue<E> extends AbstractQueue<E> implements BlockingQueue<E>, BatchQueue<E> {
+abstract class SignalledBlockingQueue<E> extends PollOnlyQueue<E> implements BlockingQueue<E>, BatchQueue<E> {
     /** The queue that holds the elements; package-private so that tests can reach it. */
     final BatchQueue<E> queue;
     /** Takers wait on it; every successful offer signals it. */
@@ -184,74 +181,5 @@ abstract class SignalledBlockingQueue<E> extends AbstractQueue<E> implements Blo
     @Override
     public final Iterator<E> iterator() {
         return queue.iterator();
-    }
-
-    /**
-     * A spliterator over the {@linkplain #iterator() weakly consistent iterator}: ordered,
-     * non-null and concurrent, without a known size.
-     *
-     * @return the spliterator
-     */
-    @Override
-    public final Spliterator<E> spliterator() {
-        return ScqQueue.spliterator(iterator());
-    }
-
-    /**
-     * Not supported: removing an element from the middle of a ring of indices would need a state
-     * that every offer and poll checks, which costs the hot path. Use {@link #poll()},
-     * {@link #drain} or {@link #drainTo}.
-     *
-     * @param o ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public final boolean remove(final Object o) {
-        throw ScqQueue.unsupported("remove(Object)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public final boolean removeAll(final Collection<?> c) {
-        throw ScqQueue.unsupported("removeAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param c ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public final boolean retainAll(final Collection<?> c) {
-        throw ScqQueue.unsupported("retainAll(Collection)");
-    }
-
-    /**
-     * Not supported, as {@link #remove(Object)}.
-     *
-     * @param filter ignored
-     * @return never
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public final boolean removeIf(final Predicate<? super E> filter) {
-        throw ScqQueue.unsupported("removeIf(Predicate)");
-    }
-
-    /** Removes every element, by polling until the queue is empty. */
-    @Override
-    public final void clear() {
-        while (poll() != null) {
-            // keep polling; a bounded queue's poll signals waiting putters
-        }
     }
 }
