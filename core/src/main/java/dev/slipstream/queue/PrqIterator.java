@@ -1,8 +1,5 @@
 package dev.slipstream.queue;
 
-import java.util.Iterator;
-import java.util.NoSuchElementException;
-
 /**
  * The weakly consistent iterator of {@link LprqQueue}: walks each ring's positions from its head
  * to its tail and returns the element each position holds, checked against the cell's epoch so
@@ -14,7 +11,7 @@ import java.util.NoSuchElementException;
  *
  * @param <E> the element type
  */
-final class PrqIterator<E> implements Iterator<E> {
+final class PrqIterator<E> extends LookAheadIterator<E> {
     /** The ring being walked; null once the walk is over. */
     private PrqRing ring;
     /** The last ring to walk, found when the iterator was created. */
@@ -25,8 +22,6 @@ final class PrqIterator<E> implements Iterator<E> {
     private long position;
     /** Where the walk of {@code ring} ends. */
     private long end;
-    /** The element {@link #next()} returns next; null when there is none. */
-    private Object next;
 
     /**
      * An iterator from {@code first} through its successors up to {@code last}, ending at
@@ -40,7 +35,7 @@ final class PrqIterator<E> implements Iterator<E> {
         this.last = last;
         this.lastEnd = lastEnd;
         enter(first);
-        advance();
+        start();
     }
 
     private void enter(final PrqRing r) {
@@ -51,16 +46,15 @@ final class PrqIterator<E> implements Iterator<E> {
         end = r == last ? Math.min(lastEnd, r.endPosition(position)) : r.endPosition(position);
     }
 
-    /** Finds the next element, or sets {@code next} to null at the end of the walk. */
-    private void advance() {
+    @Override
+    Object findNext() {
         PrqRing r = ring;
         while (r != null) {
             while (position < end) {
                 final Object e = r.elementAt(position);
                 position++;
                 if (e != null) {
-                    next = e;
-                    return;
+                    return e;
                 }
             }
             if (r == last) {
@@ -73,32 +67,6 @@ final class PrqIterator<E> implements Iterator<E> {
             enter(r);
         }
         ring = null;
-        next = null;
-    }
-
-    @Override
-    public boolean hasNext() {
-        return next != null;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public E next() {
-        final Object e = next;
-        if (e == null) {
-            throw new NoSuchElementException("no more elements");
-        }
-        advance();
-        return (E) e;
-    }
-
-    /**
-     * Not supported: an element in the middle of a ring cannot be removed.
-     *
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public void remove() {
-        throw PollOnlyQueue.unsupported("Iterator.remove()");
+        return null;
     }
 }

@@ -1,8 +1,5 @@
 package dev.slipstream.queue;
 
-import java.util.Iterator;
-import java.util.NoSuchElementException;
-
 /**
  * The weakly consistent iterator of the SCQ and LSCQ queues: walks the positions of each
  * segment's allocated ring from its head to its tail and returns the element each position holds,
@@ -20,7 +17,7 @@ import java.util.NoSuchElementException;
  *
  * @param <E> the element type
  */
-final class ScqIterator<E> implements Iterator<E> {
+final class ScqIterator<E> extends LookAheadIterator<E> {
     /** The segment being walked; null once the walk is over. */
     private Scq segment;
     /** The last segment to walk, found when the iterator was created. */
@@ -31,8 +28,6 @@ final class ScqIterator<E> implements Iterator<E> {
     private long position;
     /** Where the walk of {@code segment} ends. */
     private long end;
-    /** The element {@link #next()} returns next; null when there is none. */
-    private Object next;
 
     /**
      * Creates an iterator over {@code first} and its successors up to {@code last}, ending at
@@ -46,7 +41,7 @@ final class ScqIterator<E> implements Iterator<E> {
         this.last = last;
         this.lastEnd = lastEnd;
         enter(first);
-        advance();
+        start();
     }
 
     /** An iterator over one bounded SCQ, ending at its current tail. */
@@ -63,8 +58,8 @@ final class ScqIterator<E> implements Iterator<E> {
         end = s == last ? lastEnd : s.aq.tail();
     }
 
-    /** Finds the next element, or sets {@code next} to null at the end of the walk. */
-    private void advance() {
+    @Override
+    Object findNext() {
         Scq s = segment;
         while (s != null) {
             int sinceHead = 0;
@@ -72,8 +67,7 @@ final class ScqIterator<E> implements Iterator<E> {
                 final Object e = s.elementAt(position);
                 position++;
                 if (e != null) {
-                    next = e;
-                    return;
+                    return e;
                 }
                 if (++sinceHead == Scq.SCAN_HEAD_INTERVAL) {
                     // fallen behind the consumers: skip the positions they already took
@@ -94,32 +88,6 @@ final class ScqIterator<E> implements Iterator<E> {
             enter(s);
         }
         segment = null;
-        next = null;
-    }
-
-    @Override
-    public boolean hasNext() {
-        return next != null;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public E next() {
-        final Object e = next;
-        if (e == null) {
-            throw new NoSuchElementException("no more elements");
-        }
-        advance();
-        return (E) e;
-    }
-
-    /**
-     * Not supported: an element in the middle of a ring of indices cannot be removed.
-     *
-     * @throws UnsupportedOperationException always
-     */
-    @Override
-    public void remove() {
-        throw PollOnlyQueue.unsupported("Iterator.remove()");
+        return null;
     }
 }
