@@ -176,7 +176,11 @@ class OperatorReportTest {
             s.handleEventsWith(StageSpec.of("a", skips),
                     StageSpec.of("h", halts).exceptionHandler(ExceptionHandlers.halt()));
             s.start();
-            publish(s, 5);
+            // the first halt stops every stage: let 'a' log its first exception before 'h' reaches sequence 3
+            publish(s, 1);
+            Await.until("stage 'a' logged its first exception", () -> log.records().stream()
+                    .anyMatch(r -> r.getMessage().contains("exception at sequence 0")));
+            publish(s, 4);
             Await.until("the halting stage failed", () -> !s.failures().isEmpty());
             result = s.shutdown(Duration.ofSeconds(20));
             records = log.records();
