@@ -60,11 +60,6 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     private static final long CHASE_MIN = 2L;
     /** The largest batch that shows a stage chasing its producer. */
     private static final long CHASE_MAX = 7L;
-    /**
-     * Pauses after a chasing batch: about 8 x 40 ns on the AMD EPYC this was measured on, long
-     * enough for a producer to publish a few dozen events undisturbed.
-     */
-    private static final int CHASE_PAUSES = 8;
 
     private static final int IDLE = 0;
     private static final int RUNNING = 1;
@@ -368,15 +363,21 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * producer a few slots behind: events arrive faster than one at a time, yet the stage catches
      * up after a handful. In that state every event costs both threads a cache miss (the producer
      * writes the line this stage has just read, and stores the cursor this stage has just loaded),
-     * which slows both and keeps them there. Pausing a few hundred nanoseconds before asking for
-     * more lets the producer run ahead on lines nobody else touches, and the next batch is large:
-     * the state every stage of a continuous stream should settle in. A batch of one (isolated
-     * events, the latency case) or a large batch (the stage runs behind) never pauses.
+     * which slows both and keeps them there. Stepping aside before asking for more lets the
+     * producer run ahead on lines nobody else touches, and the next batch is large: the state
+     * every stage of a continuous stream should settle in. A batch of one (isolated events, the
+     * latency case) or a large batch (the stage runs behind) never steps aside.
+     *
+     * <p>One {@link Thread#yield()}, not a spin: with a core to spare it returns within about a
+     * microsecond, and with more runnable threads than cores (three stages and a producer on two
+     * cores) it hands the core to a thread that has work, often the producer itself. Against a
+     * pause of 8 {@link Thread#onSpinWait()} it gave multicast with yielding waits 1.54x LMAX
+     * instead of 0.92x and batches of about a thousand events instead of about fifty, and no
+     * cell with blocking or busy-spin waits and no one-way latency got worse
+     * (docs/benchmarks/continuous.md).
      */
     private static void letTheProducerAhead() {
-        for (int i = 0; i < CHASE_PAUSES; i++) {
-            Thread.onSpinWait();
-        }
+        Thread.yield();
     }
 
     /**
