@@ -347,20 +347,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public int fill(final Supplier<? extends E> supplier, final int limit) {
-        Objects.requireNonNull(supplier, "supplier must not be null");
-        ScqQueue.checkLimit(limit);
-        int n = 0;
-        while (n < limit && !isClosed()) {
-            final E e = supplier.get();
-            if (e == null) {
-                throw new NullPointerException("supplier returned null; queues do not hold null elements");
-            }
-            if (!offer(e)) {
-                break; // closed meanwhile: the element supplied last is not in the queue
-            }
-            n++;
-        }
-        return n;
+        return ClosableBatchQueue.fillUntilClosed(this, supplier, limit);
     }
 
     /**
@@ -373,10 +360,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public boolean add(final E e) {
-        if (offer(e)) {
-            return true;
-        }
-        throw new IllegalStateException("queue is closed: add(" + e + ") was refused");
+        return ClosableBatchQueue.addUnlessClosed(this, e);
     }
 
     /**

@@ -471,20 +471,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     @Override
     public int fill(final Supplier<? extends E> supplier, final int limit) {
-        Objects.requireNonNull(supplier, "supplier must not be null");
-        ScqQueue.checkLimit(limit);
-        int n = 0;
-        while (n < limit && !isClosed()) {
-            final E e = supplier.get();
-            if (e == null) {
-                throw new NullPointerException("supplier returned null; queues do not hold null elements");
-            }
-            if (!offer(e)) {
-                break; // closed meanwhile: the element supplied last is not in the queue
-            }
-            n++;
-        }
-        return n;
+        return ClosableBatchQueue.fillUntilClosed(this, supplier, limit);
     }
 
     /**
@@ -540,10 +527,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     @Override
     public boolean add(final E e) {
-        if (offer(e)) {
-            return true;
-        }
-        throw new IllegalStateException("queue is closed");
+        return ClosableBatchQueue.addUnlessClosed(this, e);
     }
 
     /**

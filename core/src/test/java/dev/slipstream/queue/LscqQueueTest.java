@@ -86,7 +86,7 @@ class LscqQueueTest {
         assertTrue(q.isClosed());
         assertFalse(q.offer(99));
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> q.add(99));
-        assertEquals("queue is closed", e.getMessage());
+        assertEquals("queue is closed: add(99) was refused", e.getMessage());
         assertEquals(0, q.fill(() -> 1, 3));
         final List<Integer> out = new ArrayList<>();
         Integer x;
