@@ -75,33 +75,6 @@ class LscqQueueTest {
     }
 
     @Test
-    void closeRefusesLaterOffersAndKeepsWhatWasAccepted() {
-        final LscqQueue<Integer> q = new LscqQueue<>(2);
-        for (int i = 0; i < 5; i++) {
-            q.offer(i);
-        }
-        assertFalse(q.isClosed());
-        q.close();
-        q.close(); // idempotent
-        assertTrue(q.isClosed());
-        assertFalse(q.offer(99));
-        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> q.add(99));
-        assertEquals("queue is closed: add(99) was refused", e.getMessage());
-        assertEquals(0, q.fill(() -> 1, 3));
-        final List<Integer> out = new ArrayList<>();
-        Integer x;
-        while (!q.isDrained()) {
-            while ((x = q.poll()) != null) {
-                out.add(x);
-            }
-        }
-        assertEquals(List.of(0, 1, 2, 3, 4), out);
-        assertNull(q.poll());
-        assertNull(q.peek());
-        assertEquals("[]", q.toString());
-    }
-
-    @Test
     void closedEmptyQueueIsDrainedAtOnce() {
         final LscqQueue<Integer> q = new LscqQueue<>(4);
         q.close();
