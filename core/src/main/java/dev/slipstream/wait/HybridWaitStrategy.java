@@ -49,23 +49,42 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
  * a low rate the window shrinks to the floor within a few waits and each wait costs little more
  * than a park. {@code spinTries} and {@code yieldTries} are the largest windows.
  *
+ * <p>A spin is also bounded in time ({@code maxSpinNanos}, 50 us by default), because what one
+ * {@link Thread#onSpinWait()} costs differs about tenfold between CPUs: 4,000 spins are 12 us on
+ * one and 112 us on another. A window longer than the gap between events at a low rate catches
+ * every event while spinning, so it never shrinks, and the consumer spins through every gap like
+ * busy-spin. The same bound tells a wait that parked whether spinning would have paid: if the
+ * event came within {@code maxSpinNanos} of the wait's start, the window opens to the largest (a
+ * gap that short is met spinning from the next wait on); if it came later, both windows halve.
+ * Without that, a consumer at 100,000 events per second whose window once fell to the floor
+ * would park on every gap, because each park's wake-up is late enough to look like a failure.
+ *
  * <p>For producers, signalling costs a fence and one load of a counter when nobody is parked.
  * Upstream stages do not signal, so a consumer that waits only for a slow upstream stage (the
  * cursor is already past) parks for short intervals instead of indefinitely.
  *
  * <pre>{@code
  * WaitStrategy waitStrategy = new HybridWaitStrategy();                 // defaults
- * WaitStrategy eager = new HybridWaitStrategy(10_000, 100, 10_000);      // allow longer spins
+ * WaitStrategy eager = new HybridWaitStrategy(10_000, 50_000, 100, 10_000); // allow longer spins
  * RingBuffer<Tick> ring = RingBuffer.createSingleProducer(Tick::new, 1024, waitStrategy);
  * }</pre>
  */
 public final class HybridWaitStrategy extends HybridRhsPadding implements WaitStrategy {
     /** The largest spin window, when none is given (some tens of microseconds). */
     public static final int DEFAULT_SPIN_TRIES = 4_000;
+    /**
+     * The longest a wait spins, when none is given: events closer together than this are met
+     * spinning (like busy-spin, at 20,000 events per second and above), events further apart by
+     * a parked consumer (like a blocking strategy, at 10,000 per second and below).
+     */
+    public static final long DEFAULT_MAX_SPIN_NANOS = 50_000L;
     /** The largest yield window, when none is given. */
     public static final int DEFAULT_YIELD_TRIES = 50;
     /** How long one park lasts while only an upstream stage is behind, when none is given. */
     public static final long DEFAULT_UPSTREAM_PARK_NANOS = 20_000L;
+
+    /** The clock is read once every this many spins (a power of two): a read costs about one spin. */
+    private static final int SPINS_PER_CLOCK_READ = 64;
 
     private static final VarHandle PARKED_WAITERS;
 
@@ -82,6 +101,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     }
 
     private final int spinTries;
+    private final long maxSpinNanos;
     private final int yieldTries;
     private final long upstreamParkNanos;
 
@@ -94,15 +114,16 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     private long wakeUps;
 
     /**
-     * Creates the strategy with windows of at most {@value #DEFAULT_SPIN_TRIES} spins and
-     * {@value #DEFAULT_YIELD_TRIES} yields, and {@value #DEFAULT_UPSTREAM_PARK_NANOS} ns parks while an upstream stage is behind.
+     * Creates the strategy with windows of at most {@value #DEFAULT_SPIN_TRIES} spins (and
+     * {@value #DEFAULT_MAX_SPIN_NANOS} ns) and {@value #DEFAULT_YIELD_TRIES} yields, and
+     * {@value #DEFAULT_UPSTREAM_PARK_NANOS} ns parks while an upstream stage is behind.
      */
     public HybridWaitStrategy() {
-        this(DEFAULT_SPIN_TRIES, DEFAULT_YIELD_TRIES, DEFAULT_UPSTREAM_PARK_NANOS);
+        this(DEFAULT_SPIN_TRIES, DEFAULT_MAX_SPIN_NANOS, DEFAULT_YIELD_TRIES, DEFAULT_UPSTREAM_PARK_NANOS);
     }
 
     /**
-     * Creates the strategy.
+     * Creates the strategy with spin windows of at most {@value #DEFAULT_MAX_SPIN_NANOS} ns.
      *
      * @param spinTries the largest spin window: spins before yielding, {@code >= 0}
      * @param yieldTries the largest yield window: yields before parking, {@code >= 0}
@@ -111,7 +132,25 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
      * @throws IllegalArgumentException if a count is negative or {@code upstreamParkNanos} is not positive
      */
     public HybridWaitStrategy(final int spinTries, final int yieldTries, final long upstreamParkNanos) {
+        this(spinTries, DEFAULT_MAX_SPIN_NANOS, yieldTries, upstreamParkNanos);
+    }
+
+    /**
+     * Creates the strategy.
+     *
+     * @param spinTries the largest spin window: spins before yielding, {@code >= 0}
+     * @param maxSpinNanos the longest a wait spins, whatever its window (checked every
+     *     {@value #SPINS_PER_CLOCK_READ} spins), and the longest wait after which a park counts as
+     *     one that spinning would have avoided, {@code > 0}
+     * @param yieldTries the largest yield window: yields before parking, {@code >= 0}
+     * @param upstreamParkNanos how long each park lasts when the cursor has passed but an
+     *     upstream stage has not (upstream stages do not signal), {@code > 0}
+     * @throws IllegalArgumentException if a count is negative or a duration is not positive
+     */
+    public HybridWaitStrategy(final int spinTries, final long maxSpinNanos, final int yieldTries,
+                              final long upstreamParkNanos) {
         this.spinTries = Checks.nonNegative("spinTries", spinTries);
+        this.maxSpinNanos = Checks.positive("maxSpinNanos", maxSpinNanos);
         this.yieldTries = Checks.nonNegative("yieldTries", yieldTries);
         this.upstreamParkNanos = Checks.positive("upstreamParkNanos", upstreamParkNanos);
     }
@@ -129,14 +168,24 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
         final SpinWindow window = WINDOWS.get();
         int spins = 0;
         int yields = 0;
-        final int spinLimit = Math.min(window.spins, spinTries);
+        int spinLimit = Math.min(window.spins, spinTries);
         final int yieldLimit = Math.min(window.yields, yieldTries);
+        // the clock, read once per wait that has to wait: it bounds the spin phase and tells
+        // a wait that parked whether a spin as long as allowed would have caught its event
+        final long waitStart = System.nanoTime();
         boolean parked = false;
         while (true) {
             barrier.checkAlert();
             if (spins < spinLimit) {
                 spins++;
                 Thread.onSpinWait();
+                if ((spins & (SPINS_PER_CLOCK_READ - 1)) == 0 && System.nanoTime() - waitStart >= maxSpinNanos) {
+                    // this CPU spins slower than the window assumed: end the spin phase, and keep
+                    // the window to what fits in the time (the rules below may raise it again;
+                    // the next long wait clamps it again)
+                    spinLimit = spins;
+                    window.clamp(spins);
+                }
             } else if (yields < yieldLimit) {
                 yields++;
                 Thread.yield();
@@ -152,7 +201,8 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
             // acquire: as above
             available = dependentSequence.get();
             if (available >= sequence) {
-                window.learn(parked, yields > 0, spinTries, yieldTries);
+                final boolean brief = parked && System.nanoTime() - waitStart <= maxSpinNanos;
+                window.learn(parked, yields > 0, brief, spinTries, yieldTries);
                 return available;
             }
         }
@@ -264,7 +314,8 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
 
     @Override
     public String toString() {
-        return "HybridWaitStrategy[spinTries=" + spinTries + ", yieldTries=" + yieldTries
+        return "HybridWaitStrategy[spinTries=" + spinTries + ", maxSpinNanos=" + maxSpinNanos
+                + ", yieldTries=" + yieldTries
                 + ", upstreamParkNanos=" + upstreamParkNanos + "]";
     }
 }

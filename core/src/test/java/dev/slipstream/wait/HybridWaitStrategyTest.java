@@ -1,8 +1,11 @@
 package dev.slipstream.wait;
 
+import dev.slipstream.sequence.Sequence;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -108,8 +111,90 @@ class HybridWaitStrategyTest {
     }
 
     @Test
+    void aWaitSpinsNoLongerThanMaxSpinNanosHoweverLargeItsWindowGrew() throws Exception {
+        // a window of 2^31 spins lasts about a minute on any CPU; the time bound ends it after 1 ms
+        final HybridWaitStrategy strategy = new HybridWaitStrategy(Integer.MAX_VALUE, 1_000_000L, 0, 1_000);
+        final TestBarrier barrier = new TestBarrier(strategy);
+        final CompletableFuture<Long> lastWait = new CompletableFuture<>();
+        final Thread waiter = new Thread(() -> {
+            try {
+                // waits that each end after a few spins grow the thread's window by half each time,
+                // past 2^31 within 64 waits
+                for (int i = 0; i < 64; i++) {
+                    strategy.waitFor(0, barrier.cursor, new AvailableAfterReads(4, 0), barrier);
+                }
+                lastWait.complete(strategy.waitFor(0, barrier.cursor, barrier.cursor, barrier));
+            } catch (Throwable t) {
+                lastWait.completeExceptionally(t);
+            }
+        }, "grown-window waiter");
+        waiter.setDaemon(true);
+        waiter.start();
+
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (strategy.parkedWaiters() == 0) {
+            assertTrue(System.nanoTime() < deadline, "the wait still spins 10 s in: maxSpinNanos did not end it");
+            Thread.sleep(1);
+        }
+        barrier.publish(0);
+        assertEquals(0L, lastWait.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aWaitThatParkedButEndedWithinTheLongestSpinMakesTheNextWaitSpin() throws Exception {
+        // a spin may last 10 s: the first wait (window at its floor) parks and is woken at once
+        final HybridWaitStrategy strategy = new HybridWaitStrategy(Integer.MAX_VALUE, 10_000_000_000L, 0, 1_000);
+        final TestBarrier barrier = new TestBarrier(strategy);
+        final CountDownLatch secondWaitStarted = new CountDownLatch(1);
+        final CompletableFuture<Long> secondWait = new CompletableFuture<>();
+        final Thread waiter = new Thread(() -> {
+            try {
+                strategy.waitFor(0, barrier.cursor, barrier.cursor, barrier);
+                secondWaitStarted.countDown();
+                secondWait.complete(strategy.waitFor(1, barrier.cursor, barrier.cursor, barrier));
+            } catch (Throwable t) {
+                secondWait.completeExceptionally(t);
+            }
+        }, "briefly parked waiter");
+        waiter.setDaemon(true);
+        waiter.start();
+        while (strategy.parkedWaiters() == 0) {
+            Thread.yield();
+        }
+        barrier.publish(0);
+        assertTrue(secondWaitStarted.await(10, TimeUnit.SECONDS));
+        final long wakeUpsAfterFirst = strategy.wakeUps();
+
+        // a waiter that halved its window instead would park within microseconds of starting
+        Thread.sleep(100);
+        barrier.publish(1);
+
+        assertEquals(1L, secondWait.get(10, TimeUnit.SECONDS));
+        assertEquals(wakeUpsAfterFirst, strategy.wakeUps(), "the second wait was met spinning, not woken");
+    }
+
+    @Test
     void describesItsSettings() {
-        assertEquals("HybridWaitStrategy[spinTries=7, yieldTries=3, upstreamParkNanos=500]",
+        assertEquals("HybridWaitStrategy[spinTries=7, maxSpinNanos=50000, yieldTries=3, upstreamParkNanos=500]",
                 new HybridWaitStrategy(7, 3, 500).toString());
+        assertEquals("HybridWaitStrategy[spinTries=7, maxSpinNanos=900, yieldTries=3, upstreamParkNanos=500]",
+                new HybridWaitStrategy(7, 900, 3, 500).toString());
+    }
+
+    /** A sequence that reads as behind until it has been read a given number of times. */
+    private static final class AvailableAfterReads extends Sequence {
+        private final long value;
+        private int readsLeft;
+
+        AvailableAfterReads(final int reads, final long value) {
+            super(value);
+            this.value = value;
+            this.readsLeft = reads;
+        }
+
+        @Override
+        public long get() {
+            return --readsLeft > 0 ? value - 1 : value;
+        }
     }
 }

@@ -66,5 +66,7 @@ class WaitStrategyArgumentsTest {
         rejects(IllegalArgumentException.class, "yieldTries must be >= 0, got -2", () -> new HybridWaitStrategy(0, -2, 1));
         rejects(IllegalArgumentException.class, "upstreamParkNanos must be > 0, got 0",
                 () -> new HybridWaitStrategy(0, 0, 0));
+        rejects(IllegalArgumentException.class, "maxSpinNanos must be > 0, got 0",
+                () -> new HybridWaitStrategy(0, 0L, 0, 1));
     }
 }
