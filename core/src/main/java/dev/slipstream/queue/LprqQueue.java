@@ -240,9 +240,6 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         PrqRing h = lvHeadRing();
         while (true) {
             Object e = h.poll();
-            if (e == PrqRing.EMPTY_AND_OPEN) {
-                return null; // the last ring, and empty: the common empty case reads no link
-            }
             if (e != null) {
                 return (E) e;
             }
@@ -251,8 +248,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
                 return null; // h is the last ring (sealed by close() or not): never retired
             }
             // h is closed (a ring is closed before it gets a successor): one more poll finds
-            // what enqueuers that took positions before the close put into it (a closed ring
-            // never answers EMPTY_AND_OPEN)
+            // what enqueuers that took positions before the close put into it
             e = h.poll();
             if (e != null) {
                 return (E) e;

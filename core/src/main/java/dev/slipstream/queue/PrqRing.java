@@ -69,16 +69,6 @@ abstract class PrqRingPad2 extends PrqRingTail {
 final class PrqRing extends PrqRingPad2 {
     /** Bit 63 of an epoch word: a dequeuer passed while an older element was in the cell. */
     static final long UNSAFE = Long.MIN_VALUE;
-    /**
-     * What {@link #poll()} returns for a ring that was empty and open when its tail was read: at
-     * that moment no ring followed it, so a queue whose head ring it is was empty.
-     */
-    static final Object EMPTY_AND_OPEN = new Object() {
-        @Override
-        public String toString() {
-            return "empty and open";
-        }
-    };
     /** Bit 63 of the tail: the ring takes no more elements. */
     static final long CLOSED = Long.MIN_VALUE;
     /** Failed CAS attempts at closing exactly at one's own position before closing by OR. */
@@ -288,17 +278,11 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Dequeues the oldest element.
      *
-     * @return the element; {@link #EMPTY_AND_OPEN} if the ring was empty and still open (so that
-     *     no ring followed it: a ring is closed before it gets a successor); null if it was empty
-     *     otherwise
+     * @return the element, or null if the ring was empty
      */
     Object poll() {
-        // volatile loads, head before tail: head at or above tail held when tail was read
-        final long firstHead = lvHead();
-        final long firstTail = lvTail();
-        if (firstHead >= (firstTail & ~CLOSED)) {
-            // no write to head on an empty ring
-            return firstTail >= 0 ? EMPTY_AND_OPEN : null;
+        if (isEmpty()) {
+            return null; // no write to head on an empty ring
         }
         while (true) {
             // volatile FAA: the position

@@ -131,9 +131,6 @@ public final class MutantLprqCloseQueue implements LprqCloseRace.Subject {
         PrqRing h = (PrqRing) HEAD.getVolatile(this);
         while (true) {
             Object e = h.poll();
-            if (e == PrqRing.EMPTY_AND_OPEN) {
-                return null;
-            }
             if (e != null) {
                 return (Long) e;
             }
