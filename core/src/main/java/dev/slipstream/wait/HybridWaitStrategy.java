@@ -50,8 +50,9 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
  * than a park. {@code spinTries} and {@code yieldTries} are the largest windows.
  *
  * <p>A spin is also bounded in time ({@code maxSpinNanos}, 50 us by default), because what one
- * {@link Thread#onSpinWait()} costs differs about tenfold between CPUs: 4,000 spins are 12 us on
- * one and 112 us on another. A window longer than the gap between events at a low rate catches
+ * {@link Thread#onSpinWait()} costs differs between CPUs by about ten times (the pause instruction
+ * takes from about 10 to about 140 cycles): 4,000 spins last 112 us on an AMD EPYC whose pause
+ * takes 28 ns. A window longer than the gap between events at a low rate catches
  * every event while spinning, so it never shrinks, and the consumer spins through every gap like
  * busy-spin. The same bound tells a wait that parked whether spinning would have paid: if the
  * event came within {@code maxSpinNanos} of the wait's start, the window opens to the largest (a
