@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
@@ -52,14 +51,12 @@ public class LprqMutantLincheckTest {
     }
 
     private static void modelCheck(final Class<?> subject) {
-        new ModelCheckingOptions()
+        FifoQueueOperations.modelChecking(FifoSpecs.Unbounded.class)
                 .iterations(60)
-                .invocationsPerIteration(1_000)
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(2)
                 .actorsAfter(2)
-                .sequentialSpecification(FifoSpecs.Unbounded.class)
                 .check(subject);
     }
 

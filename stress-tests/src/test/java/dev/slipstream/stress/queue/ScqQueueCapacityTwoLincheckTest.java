@@ -13,7 +13,6 @@ import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,40 +50,29 @@ public class ScqQueueCapacityTwoLincheckTest {
 
     @Test
     public void singleProducerSingleConsumerModelChecking() {
-        new ModelCheckingOptions()
+        FifoQueueOperations.modelChecking(FifoSpecs.BoundedTwo.class)
                 .iterations(30)
-                .invocationsPerIteration(1_000)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
                 .actorsAfter(1)
-                .sequentialSpecification(FifoSpecs.BoundedTwo.class)
                 .check(getClass());
     }
 
     @Test
     public void singleProducerSingleConsumerStress() {
-        new StressOptions()
+        FifoQueueOperations.stress(FifoSpecs.BoundedTwo.class)
                 .iterations(20)
                 .invocationsPerIteration(1_000)
                 .threads(2)
                 .actorsPerThread(3)
-                .sequentialSpecification(FifoSpecs.BoundedTwo.class)
                 .check(getClass());
     }
 
     /** The same operations with no restriction on who offers and who polls. */
-    public static class AnyThread {
-        private final ScqQueue<Integer> queue = new ScqQueue<>(2);
-
-        @Operation
-        public boolean offer(final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return queue.poll();
+    public static class AnyThread extends FifoQueueOperations {
+        public AnyThread() {
+            super(new ScqQueue<>(2));
         }
     }
 
