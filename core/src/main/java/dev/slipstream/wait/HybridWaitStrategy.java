@@ -71,7 +71,7 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
  * }</pre>
  */
 public final class HybridWaitStrategy extends HybridRhsPadding implements WaitStrategy {
-    /** The largest spin window, when none is given (some tens of microseconds). */
+    /** The largest spin window, when none is given (where a pause takes over 12.5 ns, the time bound ends a spin first). */
     public static final int DEFAULT_SPIN_TRIES = 4_000;
     /**
      * The longest a wait spins, when none is given: events closer together than this are met
@@ -316,7 +316,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     @Override
     public String toString() {
         return "HybridWaitStrategy[spinTries=" + spinTries + ", maxSpinNanos=" + maxSpinNanos
-                + ", yieldTries=" + yieldTries
-                + ", upstreamParkNanos=" + upstreamParkNanos + "]";
+                + ", yieldTries=" + yieldTries + ", upstreamParkNanos=" + upstreamParkNanos + "]";
     }
 }

@@ -4,7 +4,6 @@ import dev.slipstream.sequence.Sequence;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -115,21 +114,14 @@ class HybridWaitStrategyTest {
         // a window of 2^31 spins lasts about a minute on any CPU; the time bound ends it after 1 ms
         final HybridWaitStrategy strategy = new HybridWaitStrategy(Integer.MAX_VALUE, 1_000_000L, 0, 1_000);
         final TestBarrier barrier = new TestBarrier(strategy);
-        final CompletableFuture<Long> lastWait = new CompletableFuture<>();
-        final Thread waiter = new Thread(() -> {
-            try {
-                // waits that each end after a few spins grow the thread's window by half each time,
-                // past 2^31 within 64 waits
-                for (int i = 0; i < 64; i++) {
-                    strategy.waitFor(0, barrier.cursor, new AvailableAfterReads(4, 0), barrier);
-                }
-                lastWait.complete(strategy.waitFor(0, barrier.cursor, barrier.cursor, barrier));
-            } catch (Throwable t) {
-                lastWait.completeExceptionally(t);
+        final Waiter waiter = Waiter.start("grown-window waiter", () -> {
+            // waits that each end after a few spins grow the thread's window by half each time,
+            // past 2^31 within 64 waits
+            for (int i = 0; i < 64; i++) {
+                strategy.waitFor(0, barrier.cursor, new AvailableAfterReads(4, 0), barrier);
             }
-        }, "grown-window waiter");
-        waiter.setDaemon(true);
-        waiter.start();
+            return strategy.waitFor(0, barrier.cursor, barrier.cursor, barrier);
+        });
 
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (strategy.parkedWaiters() == 0) {
@@ -137,7 +129,7 @@ class HybridWaitStrategyTest {
             Thread.sleep(1);
         }
         barrier.publish(0);
-        assertEquals(0L, lastWait.get(10, TimeUnit.SECONDS));
+        assertEquals(0L, waiter.get());
     }
 
     @Test
@@ -146,18 +138,11 @@ class HybridWaitStrategyTest {
         final HybridWaitStrategy strategy = new HybridWaitStrategy(Integer.MAX_VALUE, 10_000_000_000L, 0, 1_000);
         final TestBarrier barrier = new TestBarrier(strategy);
         final CountDownLatch secondWaitStarted = new CountDownLatch(1);
-        final CompletableFuture<Long> secondWait = new CompletableFuture<>();
-        final Thread waiter = new Thread(() -> {
-            try {
-                strategy.waitFor(0, barrier.cursor, barrier.cursor, barrier);
-                secondWaitStarted.countDown();
-                secondWait.complete(strategy.waitFor(1, barrier.cursor, barrier.cursor, barrier));
-            } catch (Throwable t) {
-                secondWait.completeExceptionally(t);
-            }
-        }, "briefly parked waiter");
-        waiter.setDaemon(true);
-        waiter.start();
+        final Waiter waiter = Waiter.start("briefly parked waiter", () -> {
+            strategy.waitFor(0, barrier.cursor, barrier.cursor, barrier);
+            secondWaitStarted.countDown();
+            return strategy.waitFor(1, barrier.cursor, barrier.cursor, barrier);
+        });
         while (strategy.parkedWaiters() == 0) {
             Thread.yield();
         }
@@ -169,7 +154,7 @@ class HybridWaitStrategyTest {
         Thread.sleep(100);
         barrier.publish(1);
 
-        assertEquals(1L, secondWait.get(10, TimeUnit.SECONDS));
+        assertEquals(1L, waiter.get());
         assertEquals(wakeUpsAfterFirst, strategy.wakeUps(), "the second wait was met spinning, not woken");
     }
 

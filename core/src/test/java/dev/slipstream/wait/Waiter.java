@@ -6,24 +6,37 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-/** A thread blocked in {@code barrier.waitFor(sequence)}, with its outcome as a future. */
+/**
+ * A thread blocked in {@code barrier.waitFor(sequence)}, or in a sequence of waits of its own, with
+ * its outcome as a future. Each waiter is a new thread, so it starts with fresh spin windows.
+ */
 final class Waiter {
+    /** The waits a waiter thread makes; returns what the last one returned. */
+    @FunctionalInterface
+    interface Waits {
+        long run() throws Exception;
+    }
+
     final Thread thread;
     final CompletableFuture<Long> result = new CompletableFuture<>();
 
-    private Waiter(final SequenceBarrier barrier, final long sequence) {
+    private Waiter(final String name, final Waits waits) {
         thread = new Thread(() -> {
             try {
-                result.complete(barrier.waitFor(sequence));
+                result.complete(waits.run());
             } catch (Throwable t) {
                 result.completeExceptionally(t);
             }
-        }, "waiter-for-" + sequence);
+        }, name);
         thread.setDaemon(true);
     }
 
     static Waiter start(final SequenceBarrier barrier, final long sequence) {
-        final Waiter waiter = new Waiter(barrier, sequence);
+        return start("waiter-for-" + sequence, () -> barrier.waitFor(sequence));
+    }
+
+    static Waiter start(final String name, final Waits waits) {
+        final Waiter waiter = new Waiter(name, waits);
         waiter.thread.start();
         return waiter;
     }
