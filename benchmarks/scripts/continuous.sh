@@ -9,8 +9,9 @@
 #
 # Usage: benchmarks/scripts/continuous.sh ROUNDS SHAPE WAIT SIDE...
 #   SHAPE: unicast, pipeline, sequencer, multicast or diamond; WAIT: busyspin, yielding, blocking, ...
-#   SIDE:  LABEL=JAR:IMPL, IMPL one of dsl (the Slipstream builder), slipstream (core classes),
-#          lmax, abq; e.g. lmax=benchmarks/target/benchmarks.jar:lmax
+#   SIDE:  LABEL=JAR:IMPL[:JVMARG...], IMPL one of dsl (the Slipstream builder), slipstream (core
+#          classes), lmax, abq; e.g. lmax=benchmarks/target/benchmarks.jar:lmax; JVM arguments for
+#          this side only after further colons, e.g. park=JAR:dsl:-Dbench.producerWait=park1
 #   env PASS_OPTS: ContinuousThroughput options (default "-seconds 1.5 -warmups 1 -passes 3")
 #   env JVM_OPTS:  JVM options (default "-Xms1g -Xmx1g -XX:+UseParallelGC")
 #   env KEEP:      also write every run's output into this directory
@@ -27,10 +28,12 @@ echo "continuous $shape $wait, $rounds rounds, passes: $pass_opts, jvm: $jvm_opt
 echo "java: $(java -version 2>&1 | head -1)"
 for ((r = 1; r <= rounds; r++)); do
     for side in "${sides[@]}"; do
-        label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; impl=${rest#*:}
+        label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}
+        impl=${rest%%:*}; side_opts=""
+        [[ $rest == *:* ]] && side_opts=$(tr ':' ' ' <<< "${rest#*:}")
         load=$(cut -d' ' -f1 /proc/loadavg)
         # shellcheck disable=SC2086
-        java $jvm_opts -cp "$jar" dev.slipstream.bench.throughput.ContinuousThroughput \
+        java $jvm_opts $side_opts -cp "$jar" dev.slipstream.bench.throughput.ContinuousThroughput \
             "$shape" "$impl" "$wait" $pass_opts > "$out/$label-$r.log" 2>&1 \
             || { echo "FAILED: $label round $r"; cat "$out/$label-$r.log"; exit 1; }
         echo "round $r $label (load before $load): $(grep '^RESULT' "$out/$label-$r.log" | cut -d' ' -f5-)"

@@ -4,6 +4,7 @@ import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.SlipWaits;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.ProducerWaitStrategy;
 import dev.slipstream.topology.Slipstream;
 import java.time.Duration;
 
@@ -13,7 +14,8 @@ import java.time.Duration;
  * {@link SlipstreamTopology} ({@link StageHandlers}) and the same {@code next / get / publish} producer loop (on
  * {@link Slipstream#ringBuffer()}). Compared with {@link SlipstreamTopology}, it shows what the
  * DSL adds on the hot path: the wait strategy wrapped so that added stages are signalled too,
- * and the library's default producer wait.
+ * and the library's default producer wait (another one only when the system property
+ * {@code bench.producerWait} names it, see {@link SlipWaits#producerWait()}).
  *
  * <pre>{@code
  * Topology t = new DslTopology(Shape.DIAMOND, "yielding", 65536);
@@ -34,7 +36,12 @@ public final class DslTopology extends AbstractTopology {
      */
     public DslTopology(final Shape shape, final String wait, final int ringSize) {
         super(shape, "slipstream-dsl");
-        pipeline = Slipstream.builder(ValueEvent::new)
+        final Slipstream.Builder<ValueEvent> builder = Slipstream.builder(ValueEvent::new);
+        final ProducerWaitStrategy producerWait = SlipWaits.producerWait();
+        if (producerWait != null) {
+            builder.producerWaitStrategy(producerWait);
+        }
+        pipeline = builder
                 .name("dsl-" + shape.id())
                 .ringSize(ringSize)
                 .producers(shape.producers() > 1 ? ProducerType.MULTI : ProducerType.SINGLE)

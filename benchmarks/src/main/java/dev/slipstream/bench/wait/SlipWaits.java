@@ -39,22 +39,34 @@ public final class SlipWaits {
      * @return the ring
      */
     public static RingBuffer<ValueEvent> ring(final boolean multi, final int ringSize, final WaitStrategy wait) {
-        final String p = System.getProperty("bench.producerWait", "default");
-        final ProducerWaitStrategy producerWait;
-        if (p.equals("default")) {
+        final ProducerWaitStrategy producerWait = producerWait();
+        if (producerWait == null) {
             return multi ? RingBuffer.createMultiProducer(ValueEvent::new, ringSize, wait)
                     : RingBuffer.createSingleProducer(ValueEvent::new, ringSize, wait);
-        } else if (p.equals("spin")) {
-            producerWait = ProducerWaitStrategies.busySpin();
-        } else if (p.equals("yield")) {
-            producerWait = ProducerWaitStrategies.yielding();
-        } else if (p.startsWith("park")) {
-            producerWait = ProducerWaitStrategies.parking(Long.parseLong(p.substring(4)));
-        } else {
-            throw new IllegalArgumentException("bench.producerWait must be default, spin, yield or park<nanos>, got " + p);
         }
         return RingBuffer.create(multi ? ProducerType.MULTI : ProducerType.SINGLE, ValueEvent::new, ringSize, wait,
                 producerWait);
+    }
+
+    /**
+     * The producer-side wait that the system property {@code bench.producerWait} names
+     * ({@code spin}, {@code yield}, or {@code park<nanos>}), or null for the library's default.
+     * For experiments only: published results use the default.
+     *
+     * @return the strategy, or null when the property is unset or {@code default}
+     */
+    public static ProducerWaitStrategy producerWait() {
+        final String p = System.getProperty("bench.producerWait", "default");
+        if (p.equals("default")) {
+            return null;
+        } else if (p.equals("spin")) {
+            return ProducerWaitStrategies.busySpin();
+        } else if (p.equals("yield")) {
+            return ProducerWaitStrategies.yielding();
+        } else if (p.startsWith("park")) {
+            return ProducerWaitStrategies.parking(Long.parseLong(p.substring(4)));
+        }
+        throw new IllegalArgumentException("bench.producerWait must be default, spin, yield or park<nanos>, got " + p);
     }
 
     /**
