@@ -10,6 +10,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The append and replay paths allocate nothing per event (per-thread allocated bytes, JDK's own counter). */
 class JournalAllocationTest {
+    /** Measured append runs at most; the least allocation counts. */
+    private static final int MEASURED_RUNS = 3;
+
     @TempDir
     Path dir;
 
@@ -21,20 +24,32 @@ class JournalAllocationTest {
     @Test
     void appendingAndReplayingAllocateNothingPerEvent() throws Exception {
         final int events = 200_000;
-        try (Journal journal = Journal.open(JournalConfig.of(dir).syncPolicy(SyncPolicy.never()))) {
+        // 256 MiB: the warm-up and every measured run (at most 800,000 records of 12-132 bytes)
+        // stay within the first segment, so no run opens a new one
+        try (Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(256 << 20)
+                .syncPolicy(SyncPolicy.never()))) {
             final JournalStage<Message> stage = journal.stage(new Message.Codec());
             final Message m = new Message();
-            // warm up (JIT), then measure a run that stays within one segment
+            // warm up (JIT), then measure
             for (long s = 0; s < events; s++) {
                 stage.onEvent(m.fill(s), s, (s & 63) == 63);
             }
-            final long before = allocatedBytes();
-            for (long s = events; s < 2L * events; s++) {
-                stage.onEvent(m.fill(s), s, (s & 63) == 63);
+            // The least of up to three measured runs: a one-off allocation by the runtime (a
+            // recompilation finishing mid-run) can land in any one of them, while an allocation per
+            // event (at least 16 bytes each) would put megabytes into every run
+            long appendBytes = Long.MAX_VALUE;
+            long next = events;
+            for (int run = 0; run < MEASURED_RUNS && appendBytes >= 1024; run++) {
+                final long before = allocatedBytes();
+                for (long s = next; s < next + events; s++) {
+                    stage.onEvent(m.fill(s), s, (s & 63) == 63);
+                }
+                appendBytes = Math.min(appendBytes, allocatedBytes() - before);
+                next += events;
             }
-            final long appendBytes = allocatedBytes() - before;
-            assertTrue(appendBytes < 1024, "append allocated " + appendBytes + " bytes for " + events + " events");
-            assertEquals(2 * events, journal.nextSequence());
+            assertTrue(appendBytes < 1024, "append allocated " + appendBytes + " bytes for " + events
+                    + " events in the least of " + MEASURED_RUNS + " runs");
+            assertEquals(next, journal.nextSequence());
         }
         final JournalReader reader = JournalReader.open(dir);
         final Message scratch = new Message();
