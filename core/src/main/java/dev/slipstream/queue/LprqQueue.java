@@ -190,24 +190,43 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     @Override
     public boolean offer(final E e) {
         Objects.requireNonNull(e, "element must not be null");
+        // volatile load: the tail ring as linked (its initialisation happens-before the link)
+        final PrqRing t = lvTailRing();
+        // the common offer, small enough to inline into the caller: the tail ring is the last
+        // one and takes the element
+        final boolean last = t.lvNext() == null;
+        if (last && t.offer(e, RESERVATION.get())) {
+            return true;
+        }
+        return offerAfterMiss(e, t, last);
+    }
+
+    /**
+     * The tail ring {@code t} had a successor, or refused the element (it is closed): moves
+     * to the last ring, or links a new one that holds the element.
+     */
+    private boolean offerAfterMiss(final E e, final PrqRing tail, final boolean tailRefused) {
         final PrqRing.Reservation reservation = RESERVATION.get();
         PrqRing fresh = null;
-        // volatile load: the tail ring as linked (its initialisation happens-before the link)
-        PrqRing t = lvTailRing();
+        PrqRing t = tail;
+        boolean refused = tailRefused;
         while (true) {
-            final PrqRing next = t.lvNext();
-            if (next != null) {
-                if (next == CLOSED_LINK) {
-                    return false; // close() sealed t (after closing its tail): nothing can follow
+            if (!refused) {
+                final PrqRing next = t.lvNext();
+                if (next != null) {
+                    if (next == CLOSED_LINK) {
+                        return false; // close() sealed t (after closing its tail): nothing can follow
+                    }
+                    // help move the tail pointer past a closed ring; volatile CAS
+                    TAIL.compareAndSet(this, t, next);
+                    t = lvTailRing();
+                    continue;
                 }
-                // help move the tail pointer past a closed ring; volatile CAS
-                TAIL.compareAndSet(this, t, next);
-                t = lvTailRing();
-                continue;
+                if (t.offer(e, reservation)) {
+                    return true;
+                }
             }
-            if (t.offer(e, reservation)) {
-                return true;
-            }
+            refused = false;
             // volatile load: once close() has begun, a refused offer links no new ring (so that
             // close(), which seals the last ring, is not kept chasing producers' new rings);
             // e is in no ring, so false is the answer
@@ -237,25 +256,43 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     @SuppressWarnings("unchecked")
     public E poll() {
         // volatile load: the head ring as linked
-        PrqRing h = lvHeadRing();
+        final PrqRing h = lvHeadRing();
+        // the common poll, small enough to inline into the caller: the head ring gives an
+        // element, or it is empty and the last ring
+        final Object e = h.poll();
+        if (e != null) {
+            return (E) e;
+        }
+        final PrqRing next = h.lvNext();
+        if (next == null || next == CLOSED_LINK) {
+            return null; // h is the last ring (sealed by close() or not): never retired
+        }
+        return pollAfterMiss(h, next);
+    }
+
+    /** The head ring {@code h} is closed and looked empty: drains it, retires it, moves on. */
+    @SuppressWarnings("unchecked")
+    private E pollAfterMiss(final PrqRing head, final PrqRing successor) {
+        PrqRing h = head;
+        PrqRing next = successor;
         while (true) {
-            Object e = h.poll();
-            if (e != null) {
-                return (E) e;
-            }
-            final PrqRing next = h.lvNext();
-            if (next == null || next == CLOSED_LINK) {
-                return null; // h is the last ring (sealed by close() or not): never retired
-            }
             // h is closed (a ring is closed before it gets a successor): one more poll finds
             // what enqueuers that took positions before the close put into it
-            e = h.poll();
+            Object e = h.poll();
             if (e != null) {
                 return (E) e;
             }
             // volatile CAS: retire the drained ring
             HEAD.compareAndSet(this, h, next);
             h = lvHeadRing();
+            e = h.poll();
+            if (e != null) {
+                return (E) e;
+            }
+            next = h.lvNext();
+            if (next == null || next == CLOSED_LINK) {
+                return null; // h is the last ring (sealed by close() or not): never retired
+            }
         }
     }
 

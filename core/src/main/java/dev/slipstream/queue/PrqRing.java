@@ -200,44 +200,70 @@ final class PrqRing extends PrqRingPad2 {
      * Enqueues {@code e} unless the ring is closed (or closes it: when full, or when this
      * enqueuer has failed {@link #STARVATION_LIMIT} positions).
      *
+     * <p>The common case, one position that takes the element, is kept small enough for the
+     * JIT to inline into the caller's loop; a position that fails goes to
+     * {@link #offerAfterMiss}, which the common case never reaches.
+     *
      * @param e the element, not null
      * @param reservation the calling thread's own reservation
      * @return true if enqueued; false if the ring is closed
      */
     boolean offer(final Object e, final Reservation reservation) {
+        // volatile FAA: the position; orders the cell reads after it
+        final long t = (long) TAIL.getAndAdd(this, 1L);
+        if (t < 0) {
+            return false; // closed bit
+        }
+        if (enqueueAt(t, e, reservation)) {
+            return true;
+        }
+        return offerAfterMiss(e, reservation, t);
+    }
+
+    /**
+     * Position {@code t} did not take the element: closes the ring if it is full or this
+     * enqueuer is starving, else takes new positions until one takes the element.
+     */
+    private boolean offerAfterMiss(final Object e, final Reservation reservation, final long missed) {
         int closeTries = 0;
         int failures = 0;
+        long t = missed;
         while (true) {
-            // volatile FAA: the position; orders the cell reads below after it
-            final long t = (long) TAIL.getAndAdd(this, 1L);
-            if (t < 0) {
-                return false; // closed bit
-            }
-            final int j = cell(t);
-            // volatile loads, epoch first: a null value read after an epoch <= t means that no
-            // later lap has claimed the cell yet (the claim changes the value first)
-            final long epoch = lvEpoch(j);
-            final Object v = lvValue(j);
-            if (v == null && (epoch & ~UNSAFE) <= t && (epoch >= 0 || lvHead() <= t)) {
-                // volatile CASes, in this order: reserve the value, mark the epoch, then
-                // publish the element (the release that pairs with the dequeuer's volatile load)
-                if (casValue(j, null, reservation)) {
-                    if (casEpoch(j, epoch, t + size)) {
-                        if (casValue(j, reservation, e)) {
-                            return true;
-                        }
-                        // a dequeuer gave up on position t and nulled the reservation
-                    } else {
-                        casValue(j, reservation, null);
-                    }
-                }
-            }
             if (t - lvHead() >= size || ++failures > STARVATION_LIMIT) {
                 if (close(t, ++closeTries > CLOSE_TRIES || failures > STARVATION_LIMIT)) {
                     return false;
                 }
             }
+            // volatile FAA: the next position
+            t = (long) TAIL.getAndAdd(this, 1L);
+            if (t < 0) {
+                return false; // closed bit
+            }
+            if (enqueueAt(t, e, reservation)) {
+                return true;
+            }
         }
+    }
+
+    /** Puts {@code e} into the cell of position {@code t} if that position may still use it. */
+    private boolean enqueueAt(final long t, final Object e, final Reservation reservation) {
+        final int j = cell(t);
+        // volatile loads, epoch first: a null value read after an epoch <= t means that no
+        // later lap has claimed the cell yet (the claim changes the value first)
+        final long epoch = lvEpoch(j);
+        final Object v = lvValue(j);
+        if (v == null && (epoch & ~UNSAFE) <= t && (epoch >= 0 || lvHead() <= t)) {
+            // volatile CASes, in this order: reserve the value, mark the epoch, then
+            // publish the element (the release that pairs with the dequeuer's volatile load)
+            if (casValue(j, null, reservation)) {
+                if (casEpoch(j, epoch, t + size)) {
+                    // false: a dequeuer gave up on position t and nulled the reservation
+                    return casValue(j, reservation, e);
+                }
+                casValue(j, reservation, null);
+            }
+        }
+        return false;
     }
 
     /**
@@ -278,63 +304,100 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Dequeues the oldest element.
      *
+     * <p>The common cases, an empty ring and a position whose element is there, are kept small
+     * enough for the JIT to inline into the caller's loop; anything else goes to
+     * {@link #pollAfterMiss}.
+     *
      * @return the element, or null if the ring was empty
      */
     Object poll() {
         if (isEmpty()) {
             return null; // no write to head on an empty ring
         }
+        // volatile FAA: the position
+        final long h = (long) HEAD.getAndAdd(this, 1L);
+        final int j = cell(h);
+        // volatile loads, epoch first (see offer)
+        final long epoch = lvEpoch(j);
+        final Object v = lvValue(j);
+        if ((epoch & ~UNSAFE) == h + size && v != null && !(v instanceof Reservation)) {
+            // release store: the element was read above; the enqueuer of the next lap CASes
+            // the null, so it cannot overwrite before this read
+            VALUES.setRelease(values, j, null);
+            return v;
+        }
+        return pollAfterMiss(h);
+    }
+
+    /**
+     * Position {@code h} had no element for this dequeuer at first look: settles its cell, and
+     * takes new positions until one gives an element or the ring is found empty.
+     */
+    private Object pollAfterMiss(final long missed) {
+        long h = missed;
         while (true) {
-            // volatile FAA: the position
-            final long h = (long) HEAD.getAndAdd(this, 1L);
-            final int j = cell(h);
-            final long mine = h + size;
-            int spins = 0;
-            while (true) {
-                // volatile loads, epoch first (see offer)
-                final long epoch = lvEpoch(j);
-                final Object v = lvValue(j);
-                final long index = epoch & ~UNSAFE;
-                if (index > mine) {
-                    break; // a later lap already passed: nothing for position h
-                }
-                if (v != null && !(v instanceof Reservation)) {
-                    if (index == mine) {
-                        // release store: the element was read above; the enqueuer of the next
-                        // lap CASes the null, so it cannot overwrite before this read
-                        VALUES.setRelease(values, j, null);
-                        return v;
-                    }
-                    // an element of an older lap whose dequeuer is late: make the cell unsafe
-                    // so that no enqueuer of a lap this dequeuer has passed uses it
-                    if (epoch < 0) {
-                        if (lvEpoch(j) == epoch) {
-                            break;
-                        }
-                    } else if (casEpoch(j, epoch, epoch | UNSAFE)) {
-                        break;
-                    }
-                } else {
-                    // volatile load: a close or a tail fixed back behind h ends the wait at once
-                    final long tail = lvTail();
-                    if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
-                        // no enqueuer is coming for position h, or it took too long: invalidate
-                        // the cell for h (a reservation goes first, failing its enqueuer)
-                        if (v != null && !casValue(j, v, null)) {
-                            continue;
-                        }
-                        if (casEpoch(j, epoch, (epoch & UNSAFE) | mine)) {
-                            break;
-                        }
-                    } else {
-                        Thread.onSpinWait();
-                    }
-                    spins++;
-                }
+            final Object v = takeOrPass(h);
+            if (v != null) {
+                return v;
             }
             if ((lvTail() & ~CLOSED) <= h + 1) {
                 fixState();
                 return null;
+            }
+            // volatile FAA: the next position
+            h = (long) HEAD.getAndAdd(this, 1L);
+        }
+    }
+
+    /**
+     * Takes the element of position {@code h} (already this dequeuer's), or leaves the cell so
+     * that no enqueuer can put an element there for {@code h} or an earlier lap.
+     *
+     * @return the element, or null if position {@code h} gave none
+     */
+    private Object takeOrPass(final long h) {
+        final int j = cell(h);
+        final long mine = h + size;
+        int spins = 0;
+        while (true) {
+            // volatile loads, epoch first (see offer)
+            final long epoch = lvEpoch(j);
+            final Object v = lvValue(j);
+            final long index = epoch & ~UNSAFE;
+            if (index > mine) {
+                return null; // a later lap already passed: nothing for position h
+            }
+            if (v != null && !(v instanceof Reservation)) {
+                if (index == mine) {
+                    // release store: as in poll()
+                    VALUES.setRelease(values, j, null);
+                    return v;
+                }
+                // an element of an older lap whose dequeuer is late: make the cell unsafe
+                // so that no enqueuer of a lap this dequeuer has passed uses it
+                if (epoch < 0) {
+                    if (lvEpoch(j) == epoch) {
+                        return null;
+                    }
+                } else if (casEpoch(j, epoch, epoch | UNSAFE)) {
+                    return null;
+                }
+            } else {
+                // volatile load: a close or a tail fixed back behind h ends the wait at once
+                final long tail = lvTail();
+                if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
+                    // no enqueuer is coming for position h, or it took too long: invalidate
+                    // the cell for h (a reservation goes first, failing its enqueuer)
+                    if (v != null && !casValue(j, v, null)) {
+                        continue;
+                    }
+                    if (casEpoch(j, epoch, (epoch & UNSAFE) | mine)) {
+                        return null;
+                    }
+                } else {
+                    Thread.onSpinWait();
+                }
+                spins++;
             }
         }
     }
