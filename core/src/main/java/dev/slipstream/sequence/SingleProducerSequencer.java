@@ -19,11 +19,6 @@ abstract class SingleProducerSequencerFields extends SingleProducerSequencerPad 
     protected long nextValue = Sequencer.INITIAL_CURSOR_VALUE;
     /** Slowest gating sequence as last read, so most claims read no other thread's line. */
     protected long cachedGatingSequence = Sequencer.INITIAL_CURSOR_VALUE;
-    /**
-     * Highest sequence published so far: the producer's own copy of the cursor, so that checking
-     * a publication reads only this line and never the cursor's, which every consumer polls.
-     */
-    protected long publishedValue = Sequencer.INITIAL_CURSOR_VALUE;
 
     SingleProducerSequencerFields(final int bufferSize, final WaitStrategy waitStrategy,
                                   final ProducerWaitStrategy producerWaitStrategy) {
@@ -132,21 +127,22 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     }
 
     /**
-     * Takes {@code nextSequence} (space is confirmed) unless the sequencer is closed. The claim
-     * store comes between two looks at the close: the first refuses claims made once the close is
-     * seen; the second closes the window in which the first passed and the close came before the
-     * store became visible. Store first and look second is the reverse of close(), which stores
-     * the reason first and then watches the claims settle: either the closing thread sees this
-     * claim and counts it in its fence, or this thread sees the reason and asks the fence (see
-     * {@link #acceptedAfterClose}). Publishing then needs no look at the close at all.
+     * Takes {@code nextSequence} (space is confirmed) unless the sequencer is closed. Store the
+     * claim first, then look at the close: the reverse of close(), which stores the reason first
+     * and then watches the claims settle. Either the closing thread sees this claim and counts it
+     * in its fence, or this thread sees the reason and asks the fence (see
+     * {@link #acceptedAfterClose}); a claim made once the close is final is above the fence and is
+     * taken back there. Publishing then needs no look at the close at all.
+     *
+     * <p>One look, after the store, and no look before it: a look before the store would only
+     * refuse a claim that the fence refuses anyway, and in a continuous stream every load and
+     * store on this path counts (the speed study's eleventh series).
      */
     private long claim(final long claimed, final long nextSequence) {
-        // volatile load: no claim once the close is seen
-        checkOpen();
         // opaque: the closing thread's settle loop and remainingCapacity() read it from other
         // threads; a whole value, kept in program order before the load below
         NEXT_VALUE.setOpaque(this, nextSequence);
-        // volatile load: the second half of the pairing with close() described above
+        // volatile load: the pairing with close() described above
         if (isClosed()) {
             return acceptedAfterClose(claimed, nextSequence);
         }
@@ -214,14 +210,15 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public void publish(final long sequence) {
-        final long published = publishedValue;
-        // One unsigned compare for published < sequence <= nextValue: both bounds are this
-        // thread's own plain fields, so the check costs no load of a shared line. No close check:
-        // a claim that raced the close was settled when it was made (claim()).
+        // plain load: only this thread writes the cursor, so it reads its own last store; no
+        // copy of the cursor of its own, which would cost a store per event: in a stream every
+        // store waits behind the misses of the event lines written before it
+        final long published = cursor.getPlain();
+        // One unsigned compare for published < sequence <= nextValue. No close check: a claim
+        // that raced the close was settled when it was made (claim()).
         if (Long.compareUnsigned(sequence - published - 1L, nextValue - published) >= 0) {
             throw notPublishable(sequence, sequence, published);
         }
-        publishedValue = sequence;
         // release: publishes the event fields written into the slot before this call
         cursor.set(sequence);
         waitStrategy.signalAllWhenBlocking();
@@ -229,11 +226,11 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public void publish(final long lo, final long hi) {
-        final long published = publishedValue;
+        // plain load: as in publish(long)
+        final long published = cursor.getPlain();
         if (lo > hi || lo <= published || hi > nextValue) {
             throw notPublishable(lo, hi, published);
         }
-        publishedValue = hi;
         // release: publishes every slot of lo..hi at once
         cursor.set(hi);
         waitStrategy.signalAllWhenBlocking();
