@@ -15,6 +15,8 @@
 #   env PASS_OPTS: ContinuousThroughput options (default "-seconds 1.5 -warmups 1 -passes 3")
 #   env JVM_OPTS:  JVM options (default "-Xms1g -Xmx1g -XX:+UseParallelGC")
 #   env KEEP:      also write every run's output into this directory
+#   env PROBE:     1 to time a cache line's round trip between the two CPUs (CoreToCoreProbe) in
+#                  its own JVM before and after every run; printed beside the run and kept in its log
 # Example:
 #   benchmarks/scripts/continuous.sh 7 unicast yielding \
 #       lmax=benchmarks/target/benchmarks.jar:lmax slipstream=benchmarks/target/benchmarks.jar:dsl
@@ -26,17 +28,25 @@ pass_opts=${PASS_OPTS:-"-seconds 1.5 -warmups 1 -passes 3"}
 jvm_opts=${JVM_OPTS:-"-Xms1g -Xmx1g -XX:+UseParallelGC"}
 echo "continuous $shape $wait, $rounds rounds, passes: $pass_opts, jvm: $jvm_opts"
 echo "java: $(java -version 2>&1 | head -1)"
+# the median round trip of a cache line between the two CPUs, in ns
+probe() { java -cp "$1" dev.slipstream.bench.throughput.CoreToCoreProbe 20000 7 | sed -n 's/^PROBE rtt_ns=\([0-9.]*\).*/\1/p'; }
 for ((r = 1; r <= rounds; r++)); do
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}
         impl=${rest%%:*}; side_opts=""
         [[ $rest == *:* ]] && side_opts=$(tr ':' ' ' <<< "${rest#*:}")
         load=$(cut -d' ' -f1 /proc/loadavg)
+        probe=""
+        [[ ${PROBE:-0} == 1 ]] && probe="probe before $(probe "$jar")"
         # shellcheck disable=SC2086
         java $jvm_opts $side_opts -cp "$jar" dev.slipstream.bench.throughput.ContinuousThroughput \
             "$shape" "$impl" "$wait" $pass_opts > "$out/$label-$r.log" 2>&1 \
             || { echo "FAILED: $label round $r"; cat "$out/$label-$r.log"; exit 1; }
-        echo "round $r $label (load before $load): $(grep '^RESULT' "$out/$label-$r.log" | cut -d' ' -f5-)"
+        if [[ -n $probe ]]; then
+            probe="$probe after $(probe "$jar")"
+            echo "PROBE_NS $probe" >> "$out/$label-$r.log"
+        fi
+        echo "round $r $label (load before $load): $(grep '^RESULT' "$out/$label-$r.log" | cut -d' ' -f5-) $probe"
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -62,6 +72,17 @@ for s in sides:
     alloc = max(x[2] for x in res[s])
     print(f"{s:>12}: median {med:8.2f} M events/s  slowest run {min(meps) / med:.2f}x median  "
           f"runs {' '.join(f'{v:.1f}' for v in meps)}  mean batch {batches}  max B/event {alloc:.4f}")
+def probes(label, r):
+    line = next((l for l in open(f"{out}/{label}-{r}.log") if l.startswith("PROBE_NS")), None)
+    return [float(x) for x in line.split()[3::2]] if line else None
+if probes(sides[0], 1) is not None:
+    # Not a comparison to quote (the plain medians above are): it shows which runs met the slow
+    # placement of the two CPUs, a round trip above 150 ns before or after the run.
+    for s in sides:
+        near = [res[s][r - 1][0] for r in range(1, rounds + 1) if max(probes(s, r)) < 150]
+        far = [res[s][r - 1][0] for r in range(1, rounds + 1) if max(probes(s, r)) >= 150]
+        fmt = lambda v: f"median {statistics.median(v):8.2f} of {len(v)}" if v else "none"
+        print(f"{s:>12}: round trip < 150 ns before and after: {fmt(near)}; otherwise: {fmt(far)}")
 base = sides[0]
 for s in sides[1:]:
     ratios = [b[0] / a[0] for a, b in zip(res[base], res[s])]
