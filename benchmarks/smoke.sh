@@ -13,6 +13,7 @@
 #    (throughput, latency) must exit 0.
 # 5. One tiny continuous-stream run (ContinuousThroughput) per topology and implementation must
 #    exit 0 and print its RESULT line (a checksum mismatch throws).
+# 6. The core-to-core probe (CoreToCoreProbe) must print its PROBE line, and refuse a count of 0.
 #
 # Environment: JAVA (default: java on PATH), SMOKE_JMH_ARGS (extra JMH arguments),
 # SMOKE_OUT (keep the output there instead of a temporary directory).
@@ -120,4 +121,16 @@ for queue in LprqQueue ConcurrentLinkedQueue; do
     fi
     article=$((article + 1))
 done
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, $((SECONDS - start)) s)"
+if ! "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 1000 3 > "$OUT/probe.log" 2>&1 \
+        || ! grep -q '^PROBE rtt_ns=[0-9.]* samples=[0-9.]*,[0-9.]*,[0-9.]*$' "$OUT/probe.log"; then
+    cat "$OUT/probe.log" >&2
+    echo "smoke: FAILED: core-to-core probe" >&2
+    exit 1
+fi
+if "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 0 3 > "$OUT/probe.log" 2>&1 \
+        || ! grep -q 'round trips and samples must be >= 1, got 0 and 3' "$OUT/probe.log"; then
+    cat "$OUT/probe.log" >&2
+    echo "smoke: FAILED: core-to-core probe accepted a count of 0" >&2
+    exit 1
+fi
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, 1 probe run, $((SECONDS - start)) s)"

@@ -6,7 +6,9 @@ Usage: continuous-table.py OUT
 One row per cell: each side's median over its JVM runs (a run's score is its median measured
 pass), the slowest run against that median, the median per-round ratio Slipstream / LMAX with its
 range, Slipstream / ArrayBlockingQueue where that side ran, and the median mean batch size of
-every stage of both libraries.
+every stage of both libraries. When the suite ran with PROBE=1, a last column counts each side's
+runs with a cache-line round trip between the CPUs of 150 ns or more before or after the run
+(the far placement of the two virtual CPUs; see CoreToCoreProbe).
 """
 import glob
 import os
@@ -32,6 +34,18 @@ def runs(cell_dir):
     return out
 
 
+def far_runs(cell_dir, side):
+    """(runs with a probe >= 150 ns, runs probed), or None without probes"""
+    far = probed = 0
+    for path in glob.glob(os.path.join(cell_dir, f"{side}-*.log")):
+        line = next((l for l in open(path) if l.startswith("PROBE_NS")), None)
+        if line is None:
+            return None
+        probed += 1
+        far += max(float(x) for x in line.split()[3::2]) >= 150
+    return far, probed
+
+
 def batches(side_runs):
     stages = {}
     for _, batch, _ in side_runs.values():
@@ -49,9 +63,12 @@ def ratio(res, a, b):
 
 
 def main(out):
+    probed = any(far_runs(os.path.join(out, c.replace(" ", "-")), "lmax") for c in ORDER
+                 if os.path.isdir(os.path.join(out, c.replace(" ", "-"))))
     print("| topology | wait | Slipstream M ev/s | LMAX M ev/s | Slipstream / LMAX (range) | slowest run / median:"
-          " Slipstream, LMAX | Slipstream / ABQ | mean batch, Slipstream | mean batch, LMAX | B/event |")
-    print("| --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | ---: |")
+          " Slipstream, LMAX | Slipstream / ABQ | mean batch, Slipstream | mean batch, LMAX | B/event |"
+          + (" far runs: Slipstream, LMAX |" if probed else ""))
+    print("| --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | ---: |" + (" --- |" if probed else ""))
     for cell in ORDER:
         cell_dir = os.path.join(out, cell.replace(" ", "-"))
         if not os.path.isdir(cell_dir):
@@ -64,7 +81,11 @@ def main(out):
         shape, wait = cell.split()
         print(f"| {shape} | {wait} | {med['slipstream']:.1f} | {med['lmax']:.1f} | {ratio(res, 'slipstream', 'lmax')}"
               f" | {slow['slipstream']:.2f}, {slow['lmax']:.2f} | {abq} | {batches(res['slipstream'])}"
-              f" | {batches(res['lmax'])} | {alloc:.4f} |")
+              f" | {batches(res['lmax'])} | {alloc:.4f} |", end="")
+        if probed:
+            fs, fl = far_runs(cell_dir, "slipstream"), far_runs(cell_dir, "lmax")
+            print(f" {fs[0]}/{fs[1]}, {fl[0]}/{fl[1]} |", end="")
+        print()
 
 
 if __name__ == "__main__":
