@@ -194,19 +194,20 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         final PrqRing t = lvTailRing();
         // the common offer, small enough to inline into the caller: the tail ring is the last
         // one and takes the element
+        final PrqRing.Reservation reservation = RESERVATION.get();
         final boolean last = t.lvNext() == null;
-        if (last && t.offer(e, RESERVATION.get())) {
+        if (last && t.offer(e, reservation)) {
             return true;
         }
-        return offerAfterMiss(e, t, last);
+        return offerAfterMiss(e, reservation, t, last);
     }
 
     /**
      * The tail ring {@code t} had a successor, or refused the element (it is closed): moves
      * to the last ring, or links a new one that holds the element.
      */
-    private boolean offerAfterMiss(final E e, final PrqRing tail, final boolean tailRefused) {
-        final PrqRing.Reservation reservation = RESERVATION.get();
+    private boolean offerAfterMiss(final E e, final PrqRing.Reservation reservation, final PrqRing tail,
+                                   final boolean tailRefused) {
         PrqRing fresh = null;
         PrqRing t = tail;
         boolean refused = tailRefused;
