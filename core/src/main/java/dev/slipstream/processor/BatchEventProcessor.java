@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * batches: each time it wakes it takes everything available (up to an optional maximum batch
  * size), hands it to the handler, and only then advances its {@link Sequence}, once per batch.
  * A consumer that falls behind therefore catches up in bigger batches, with no more
- * synchronisation than when it keeps up. After a batch of 2 to 7 events, the sign that it is
- * chasing its producer a few slots behind, it calls {@link Thread#yield()} once before asking for
- * more, whatever the wait strategy: the producer then runs ahead and the next batches are large.
+ * synchronisation than when it keeps up. After a batch of 2 to 256 events, the sign that it is
+ * chasing its producer closely, it calls {@link Thread#yield()} once before asking for more,
+ * whatever the wait strategy: the producer then runs ahead and the next batches are larger.
  * Isolated events (batches of one) never yield.
  *
  * <p>Exceptions from the handler go to an {@link ExceptionHandler} (by default
@@ -61,8 +61,11 @@ public final class BatchEventProcessor<E> implements EventProcessor {
 
     /** The smallest batch that shows a stage chasing its producer (see letTheProducerAhead). */
     private static final long CHASE_MIN = 2L;
-    /** The largest batch that shows a stage chasing its producer. */
-    private static final long CHASE_MAX = 7L;
+    /**
+     * The largest batch that shows a stage chasing its producer: about what a producer writes
+     * while the stage yields once (see letTheProducerAhead).
+     */
+    private static final long CHASE_MAX = 256L;
 
     private static final int IDLE = 0;
     private static final int RUNNING = 1;
@@ -363,21 +366,23 @@ public final class BatchEventProcessor<E> implements EventProcessor {
 
     /**
      * A batch of {@value #CHASE_MIN} to {@value #CHASE_MAX} events means this stage is chasing its
-     * producer a few slots behind: events arrive faster than one at a time, yet the stage catches
-     * up after a handful. In that state every event costs both threads a cache miss (the producer
-     * writes the line this stage has just read, and stores the cursor this stage has just loaded),
-     * which slows both and keeps them there. Stepping aside before asking for more lets the
-     * producer run ahead on lines nobody else touches, and the next batch is large: the state
+     * producer closely: events arrive faster than one at a time, yet the stage catches up within
+     * about a microsecond of the producer's work. Close behind, the two share lines: the producer
+     * writes slots this stage has just read and stores the cursor this stage has just loaded, so
+     * both pay cache misses, and the closer the chase the more of them. Stepping aside before
+     * asking for more lets the producer run ahead on lines nobody else touches; the next batch is
+     * a few hundred events long, read at once and far from the producer's writes: the state
      * every stage of a continuous stream should settle in. A batch of one (isolated events, the
-     * latency case) or a large batch (the stage runs behind) never steps aside.
+     * latency case) or a batch over {@value #CHASE_MAX} (the stage runs behind) never steps aside.
      *
      * <p>One {@link Thread#yield()}, not a spin: with a core to spare it returns within about a
      * microsecond, and with more runnable threads than cores (three stages and a producer on two
      * cores) it hands the core to a thread that has work, often the producer itself. Against a
-     * pause of 8 {@link Thread#onSpinWait()} it gave multicast with yielding waits 1.54x LMAX
-     * instead of 0.92x and batches of about a thousand events instead of about fifty, and no
-     * cell with blocking or busy-spin waits and no one-way latency got worse
-     * (docs/benchmarks/continuous.md).
+     * pause of 8 {@link Thread#onSpinWait()} after batches of 2-7 events it gave multicast with
+     * yielding waits 1.54x LMAX instead of 0.92x. The bound of 256 events, against 7: unicast
+     * with busy-spin waits 2.62x LMAX instead of 1.03x (every run at 246-259 M events/s, the
+     * producer's own pace, with batches of about 280 events instead of 30), sequencer 1.63x
+     * instead of 1.38x, no other cell and no one-way latency worse (docs/benchmarks/continuous.md).
      */
     private static void letTheProducerAhead() {
         Thread.yield();
