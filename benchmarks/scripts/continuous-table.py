@@ -62,15 +62,19 @@ def ratio(res, a, b):
     return f"**{statistics.median(r):.2f}** ({min(r):.2f}-{max(r):.2f})"
 
 
+def cell_path(out, cell):
+    """the directory continuous-suite.sh wrote a cell's runs to, e.g. OUT/unicast-yielding"""
+    return os.path.join(out, cell.replace(" ", "-"))
+
+
 def main(out):
-    probed = any(far_runs(os.path.join(out, c.replace(" ", "-")), "lmax") for c in ORDER
-                 if os.path.isdir(os.path.join(out, c.replace(" ", "-"))))
+    probed = any(far_runs(cell_path(out, c), "lmax") for c in ORDER if os.path.isdir(cell_path(out, c)))
     print("| topology | wait | Slipstream M ev/s | LMAX M ev/s | Slipstream / LMAX (range) | slowest run / median:"
           " Slipstream, LMAX | Slipstream / ABQ | mean batch, Slipstream | mean batch, LMAX | B/event |"
           + (" far runs: Slipstream, LMAX |" if probed else ""))
     print("| --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | ---: |" + (" --- |" if probed else ""))
     for cell in ORDER:
-        cell_dir = os.path.join(out, cell.replace(" ", "-"))
+        cell_dir = cell_path(out, cell)
         if not os.path.isdir(cell_dir):
             continue
         res = runs(cell_dir)
