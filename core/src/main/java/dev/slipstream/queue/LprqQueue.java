@@ -71,8 +71,11 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  * a bounded number of positions in a ring before it closes the ring and puts its element into
  * a new ring that no other thread can reach yet (so it cannot be starved by consumers); a poll
  * waits a bounded number of spins for a producer that holds its position, then invalidates the
- * position. Each thread uses a reservation object of its own (one per thread, held in a
- * {@link ThreadLocal}), the single-width replacement for LCRQ's double-width CAS.
+ * position. An offer claims its cell with the element itself and publishes it with a second
+ * CAS, on the cell's epoch, which every dequeuer that passes the cell makes fail: the
+ * single-width replacement for LCRQ's double-width CAS. Only a cell that a dequeuer has marked
+ * unsafe is claimed through a reservation object of the thread's own (held in a
+ * {@link ThreadLocal}), as in the LPRQ article.
  *
  * <h2>Limits</h2>
  * <ul>
@@ -113,10 +116,6 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
             throw new ExceptionInInitializerError(e);
         }
     }
-
-    /** Each thread's reservation: unique to the thread, shared by every queue it uses. */
-    private static final ThreadLocal<PrqRing.Reservation> RESERVATION =
-            ThreadLocal.withInitial(PrqRing.Reservation::new);
 
     /**
      * Linked after the last ring by {@link #close()}: no ring can follow it, and no offer uses
@@ -194,20 +193,18 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         final PrqRing t = lvTailRing();
         // the common offer, small enough to inline into the caller: the tail ring is the last
         // one and takes the element
-        final PrqRing.Reservation reservation = RESERVATION.get();
         final boolean last = t.lvNext() == null;
-        if (last && t.offer(e, reservation)) {
+        if (last && t.offer(e)) {
             return true;
         }
-        return offerAfterMiss(e, reservation, t, last);
+        return offerAfterMiss(e, t, last);
     }
 
     /**
      * The tail ring {@code t} had a successor, or refused the element (it is closed): moves
      * to the last ring, or links a new one that holds the element.
      */
-    private boolean offerAfterMiss(final E e, final PrqRing.Reservation reservation, final PrqRing tail,
-                                   final boolean tailRefused) {
+    private boolean offerAfterMiss(final E e, final PrqRing tail, final boolean tailRefused) {
         PrqRing fresh = null;
         PrqRing t = tail;
         boolean refused = tailRefused;
@@ -223,7 +220,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
                     t = lvTailRing();
                     continue;
                 }
-                if (t.offer(e, reservation)) {
+                if (t.offer(e)) {
                     return true;
                 }
             }

@@ -42,23 +42,37 @@ abstract class PrqRingPad2 extends PrqRingTail {
  * Cell {@code j} is two array slots at the same index: {@code epochs[j]}, a long whose low 63
  * bits are the lowest position that may still use the cell and whose bit 63 is the UNSAFE flag
  * (a dequeuer passed the cell while an older element sat in it), and {@code values[j]}: null,
- * an element, or a {@link Reservation} (an enqueuer has claimed the empty cell and is about
- * to write the epoch). Position {@code p} uses cell {@code remap(p mod size)}.
+ * an element, or a {@link Reservation} (an enqueuer has claimed an unsafe empty cell and is
+ * about to write the epoch). An element counts as the element of position {@code p} only once
+ * the epoch is {@code p + size}; before that it is an enqueuer's claim on the cell. Position
+ * {@code p} uses cell {@code remap(p mod size)}.
  *
  * <h2>Enqueue at position t (from the tail's fetch-and-add)</h2>
- * If the cell is empty, its epoch is at most {@code t}, and it is safe or no dequeuer has
- * passed {@code t}: CAS the value from null to the thread's own reservation, then CAS the
- * epoch to {@code t + size} (marks "holds position t's element"), then CAS the value from the
- * reservation to the element. A dequeuer that gives up on the cell meanwhile replaces the
- * reservation by null and the enqueuer's last CAS fails; the reservation is unique to the
- * thread, so a late enqueuer can never complete its CAS on a cell another enqueuer has
- * reserved since (the ABA that a shared reservation would allow, and that double-width CAS
- * avoids in LCRQ).
+ * If the cell is empty, its epoch is at most {@code t}, and it is safe: CAS the value from null
+ * to the element (the claim), then CAS the epoch from the value read to {@code t + size} (the
+ * publication: "holds position t's element"). Every dequeuer that passes the cell without
+ * taking an element changes the epoch word (it moves the epoch on or sets UNSAFE), so the
+ * publication fails if any dequeuer of position {@code t} or later passed since the enqueuer
+ * read the epoch; the enqueuer then takes its element back out (no other thread removes an
+ * unpublished element) and tries a new position. Epoch words only grow (the position part
+ * never decreases, UNSAFE is cleared only together with a larger position), so the CAS cannot
+ * succeed on a word that changed and changed back.
+ *
+ * <p>If the cell is unsafe and no dequeuer has passed {@code t}: the three steps of the
+ * article, because a dequeuer passing an unsafe cell that holds an element of an older lap may
+ * leave the word as it is. CAS the value from null to the thread's own reservation, then CAS
+ * the epoch to {@code t + size}, then CAS the value from the reservation to the element. A
+ * dequeuer that gives up on the cell meanwhile replaces the reservation by null and the
+ * enqueuer's last CAS fails; the reservation is unique to the thread, so a late enqueuer can
+ * never complete its CAS on a cell another enqueuer has reserved since (the ABA that a shared
+ * reservation would allow, and that double-width CAS avoids in LCRQ).
  *
  * <h2>Dequeue at position h</h2>
  * If the cell holds an element with epoch {@code h + size}, take it (the value goes back to
- * null; the epoch already names the next lap). If it holds an older element, mark the cell
- * UNSAFE. If it is empty or reserved: wait a bounded number of spins while an enqueuer holds
+ * null; the epoch already names the next lap). If it holds an element with an older epoch (an
+ * older lap's element whose dequeuer is late, or an enqueuer's claim not yet published): wait a
+ * bounded number of spins while an enqueuer may hold position h, then mark the cell UNSAFE,
+ * which fails a claim's publication. If it is empty or reserved: wait a bounded number of spins while an enqueuer holds
  * position h, then invalidate it (epoch to {@code h + size}, a reservation back to null) so that
  * the enqueuer of h fails and retries. Then, if the tail is at or below {@code h + 1}, the ring
  * is empty: move the tail up to the head (so that enqueuers do not fall behind), report empty.
@@ -102,13 +116,16 @@ final class PrqRing extends PrqRingPad2 {
         }
     }
 
-    /** The placeholder an enqueuer puts into an empty cell before it writes the epoch. */
+    /** The placeholder an enqueuer puts into an unsafe empty cell before it writes the epoch. */
     static final class Reservation {
         @Override
         public String toString() {
             return "reservation of " + Thread.currentThread().getName();
         }
     }
+
+    /** Each thread's reservation: unique to the thread, shared by every ring it uses. */
+    private static final ThreadLocal<Reservation> RESERVATION = ThreadLocal.withInitial(Reservation::new);
 
     final long[] epochs;
     final Object[] values;
@@ -205,26 +222,25 @@ final class PrqRing extends PrqRingPad2 {
      * {@link #offerAfterMiss}, which the common case never reaches.
      *
      * @param e the element, not null
-     * @param reservation the calling thread's own reservation
      * @return true if enqueued; false if the ring is closed
      */
-    boolean offer(final Object e, final Reservation reservation) {
+    boolean offer(final Object e) {
         // volatile FAA: the position; orders the cell reads after it
         final long t = (long) TAIL.getAndAdd(this, 1L);
         if (t < 0) {
             return false; // closed bit
         }
-        if (enqueueAt(t, e, reservation)) {
+        if (enqueueAt(t, e)) {
             return true;
         }
-        return offerAfterMiss(e, reservation, t);
+        return offerAfterMiss(e, t);
     }
 
     /**
      * Position {@code t} did not take the element: closes the ring if it is full or this
      * enqueuer is starving, else takes new positions until one takes the element.
      */
-    private boolean offerAfterMiss(final Object e, final Reservation reservation, final long missed) {
+    private boolean offerAfterMiss(final Object e, final long missed) {
         int closeTries = 0;
         int failures = 0;
         long t = missed;
@@ -239,29 +255,53 @@ final class PrqRing extends PrqRingPad2 {
             if (t < 0) {
                 return false; // closed bit
             }
-            if (enqueueAt(t, e, reservation)) {
+            if (enqueueAt(t, e)) {
                 return true;
             }
         }
     }
 
     /** Puts {@code e} into the cell of position {@code t} if that position may still use it. */
-    private boolean enqueueAt(final long t, final Object e, final Reservation reservation) {
+    private boolean enqueueAt(final long t, final Object e) {
         final int j = cell(t);
         // volatile loads, epoch first: a null value read after an epoch <= t means that no
-        // later lap has claimed the cell yet (the claim changes the value first)
+        // later lap has claimed the cell yet (a claim changes the value first)
         final long epoch = lvEpoch(j);
         final Object v = lvValue(j);
-        if (v == null && (epoch & ~UNSAFE) <= t && (epoch >= 0 || lvHead() <= t)) {
-            // volatile CASes, in this order: reserve the value, mark the epoch, then
-            // publish the element (the release that pairs with the dequeuer's volatile load)
-            if (casValue(j, null, reservation)) {
-                if (casEpoch(j, epoch, t + size)) {
-                    // false: a dequeuer gave up on position t and nulled the reservation
-                    return casValue(j, reservation, e);
-                }
-                casValue(j, reservation, null);
+        if (v != null || (epoch & ~UNSAFE) > t) {
+            return false;
+        }
+        if (epoch < 0) {
+            return lvHead() <= t && enqueueIntoUnsafe(j, t, epoch, e);
+        }
+        // volatile CASes, in this order: claim the value, then publish by the epoch (the
+        // release that pairs with the dequeuer's volatile load of the epoch before the value)
+        if (casValue(j, null, e)) {
+            if (casEpoch(j, epoch, t + size)) {
+                return true;
             }
+            // a dequeuer passed the cell since the epoch was read: the element is unpublished
+            // and no other thread removes an unpublished element, so a release store takes it
+            // back (before any later lap can claim the cell, which needs the null)
+            VALUES.setRelease(values, j, null);
+        }
+        return false;
+    }
+
+    /**
+     * Puts {@code e} into the unsafe cell {@code j} for position {@code t} through the thread's
+     * reservation: reserve, publish the epoch, then swap the element in.
+     */
+    private boolean enqueueIntoUnsafe(final int j, final long t, final long epoch, final Object e) {
+        final Reservation reservation = RESERVATION.get();
+        // volatile CASes, in this order: reserve the value, mark the epoch, then publish the
+        // element (the release that pairs with the dequeuer's volatile load)
+        if (casValue(j, null, reservation)) {
+            if (casEpoch(j, epoch, t + size)) {
+                // false: a dequeuer gave up on position t and nulled the reservation
+                return casValue(j, reservation, e);
+            }
+            casValue(j, reservation, null);
         }
         return false;
     }
@@ -373,8 +413,18 @@ final class PrqRing extends PrqRingPad2 {
                     VALUES.setRelease(values, j, null);
                     return v;
                 }
-                // an element of an older lap whose dequeuer is late: make the cell unsafe
-                // so that no enqueuer of a lap this dequeuer has passed uses it
+                // volatile load: an enqueuer may hold position h and be about to publish its
+                // claim; give it the same bounded wait as an empty cell
+                final long tail = lvTail();
+                if (epoch >= 0 && (tail & ~CLOSED) > h && tail >= 0 && spins++ <= ENQUEUER_PATIENCE) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                // an element of an older lap whose dequeuer is late, or a claim not published:
+                // make the cell unsafe, so that no enqueuer of a lap this dequeuer has passed
+                // uses it and the claim's publication (a CAS from the safe word) fails. An
+                // already unsafe word needs no change: a claim made on the safe word fails on
+                // it, and an unsafe cell is claimed only through a reservation
                 if (epoch < 0) {
                     if (lvEpoch(j) == epoch) {
                         return null;

@@ -52,9 +52,6 @@ public final class MutantLprqCloseQueue implements LprqCloseRace.Subject {
         }
     }
 
-    private static final ThreadLocal<PrqRing.Reservation> RESERVATION =
-            ThreadLocal.withInitial(PrqRing.Reservation::new);
-
     private final Mutation mutation;
     private final int ringCapacity;
     private final long pauseNanos;
@@ -94,7 +91,6 @@ public final class MutantLprqCloseQueue implements LprqCloseRace.Subject {
     @Override
     public boolean offer(final Long e) {
         Objects.requireNonNull(e);
-        final PrqRing.Reservation reservation = RESERVATION.get();
         PrqRing fresh = null;
         PrqRing t = (PrqRing) TAIL.getVolatile(this);
         while (true) {
@@ -108,7 +104,7 @@ public final class MutantLprqCloseQueue implements LprqCloseRace.Subject {
                 continue;
             }
             pause(); // window: next read as null, no position taken yet
-            if (t.offer(e, reservation)) {
+            if (t.offer(e)) {
                 return true;
             }
             if ((boolean) CLOSED.getVolatile(this)) {

@@ -50,6 +50,59 @@ public class LprqMutantLincheckTest {
         }
     }
 
+    /** Rings of two cells; a dequeuer passes an unpublished claim without changing the epoch. */
+    @Param(name = "element", gen = IntGen.class, conf = "1:9")
+    public static class PassClaimUnmarked {
+        private final MutantLprqQueue queue =
+                new MutantLprqQueue(MutantLprqQueue.Mutation.PASS_CLAIM_UNMARKED, 2);
+
+        @Operation
+        public boolean offer(@Param(name = "element") final int e) {
+            return queue.offer(e);
+        }
+
+        @Operation
+        public Integer poll() {
+            return (Integer) queue.poll();
+        }
+    }
+
+    /**
+     * Rings of two cells that start unsafe; an enqueuer claims an unsafe cell with its element.
+     */
+    @Param(name = "element", gen = IntGen.class, conf = "1:9")
+    public static class ClaimUnsafeCellWithElement {
+        private final MutantLprqQueue queue =
+                new MutantLprqQueue(MutantLprqQueue.Mutation.CLAIM_UNSAFE_CELL_WITH_ELEMENT, 2, true);
+
+        @Operation
+        public boolean offer(@Param(name = "element") final int e) {
+            return queue.offer(e);
+        }
+
+        @Operation
+        public Integer poll() {
+            return (Integer) queue.poll();
+        }
+    }
+
+    /** Rings of two cells that start unsafe, no mutation: the unsafe start alone is correct. */
+    @Param(name = "element", gen = IntGen.class, conf = "1:9")
+    public static class UnsafeStartUnmutated {
+        private final MutantLprqQueue queue =
+                new MutantLprqQueue(MutantLprqQueue.Mutation.NONE, 2, true);
+
+        @Operation
+        public boolean offer(@Param(name = "element") final int e) {
+            return queue.offer(e);
+        }
+
+        @Operation
+        public Integer poll() {
+            return (Integer) queue.poll();
+        }
+    }
+
     private static void modelCheck(final Class<?> subject) {
         FifoQueueOperations.modelChecking(FifoSpecs.Unbounded.class)
                 .iterations(60)
@@ -72,5 +125,24 @@ public class LprqMutantLincheckTest {
         final LincheckAssertionError e =
                 assertThrows(LincheckAssertionError.class, () -> modelCheck(EnqueueIntoUnsafeCell.class));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theModelCheckCatchesADequeuerThatPassesAClaimWithoutMarkingTheCell() {
+        final LincheckAssertionError e =
+                assertThrows(LincheckAssertionError.class, () -> modelCheck(PassClaimUnmarked.class));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theModelCheckCatchesAnEnqueuerThatClaimsAnUnsafeCellWithItsElement() {
+        final LincheckAssertionError e =
+                assertThrows(LincheckAssertionError.class, () -> modelCheck(ClaimUnsafeCellWithElement.class));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theUnmutatedCopyPassesTheSameCheckWithCellsThatStartUnsafe() {
+        modelCheck(UnsafeStartUnmutated.class);
     }
 }

@@ -12,6 +12,8 @@ import java.util.Arrays;
 final class MutantLprqQueue {
     /** The check each mutant lacks. */
     enum Mutation {
+        /** None: the production algorithm. */
+        NONE,
         /**
          * A dequeuer takes any element in its cell, without checking that the cell's epoch
          * names its own position: it takes an element of an older lap whose dequeuer is late.
@@ -22,9 +24,28 @@ final class MutantLprqQueue {
          * so that nobody will ever dequeue the element (LCRQ's reason for the safe bit).
          */
         ENQUEUE_INTO_UNSAFE_CELL,
+        /**
+         * A dequeuer that finds an unpublished claim (an element whose epoch is older than its
+         * position) on a safe cell leaves the epoch word as it is, as it may on an unsafe cell:
+         * the claim's publication still succeeds after its dequeuer has passed.
+         */
+        PASS_CLAIM_UNMARKED,
+        /**
+         * An enqueuer claims an unsafe cell with its element, as it does a safe one, instead of
+         * through its reservation: a dequeuer that passes an unsafe cell holding an element
+         * leaves the word as it is, so the publication succeeds after the dequeuer has passed.
+         */
+        CLAIM_UNSAFE_CELL_WITH_ELEMENT,
     }
 
     private static final long FLAG = Long.MIN_VALUE;
+    /**
+     * Spins a dequeuer waits for an enqueuer that may hold its position (32 in the production
+     * ring). The model checker explores every spin as a switch point, so a short wait lets it
+     * reach the paths after the wait (an unsafe cell, a passed claim) within its iterations;
+     * the bound changes how long a dequeuer waits, not what it does afterwards.
+     */
+    private static final int PATIENCE = 2;
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle NEXT;
@@ -54,12 +75,23 @@ final class MutantLprqQueue {
 
     private final Mutation mutation;
     private final int size;
+    private final boolean startUnsafe;
     private Ring headRing;
     private Ring tailRing;
 
     MutantLprqQueue(final Mutation mutation, final int size) {
+        this(mutation, size, false);
+    }
+
+    /**
+     * @param startUnsafe whether every cell of a new ring starts UNSAFE, so that every offer
+     *     of the first lap claims its cell the way an unsafe cell is claimed (a state the
+     *     production ring reaches only after a dequeuer has lapped a late one)
+     */
+    MutantLprqQueue(final Mutation mutation, final int size, final boolean startUnsafe) {
         this.mutation = mutation;
         this.size = size;
+        this.startUnsafe = startUnsafe;
         headRing = new Ring(null);
         tailRing = headRing;
     }
@@ -73,7 +105,7 @@ final class MutantLprqQueue {
         final Object[] values = new Object[size];
 
         Ring(final Object first) {
-            Arrays.fill(epochs, 0L);
+            Arrays.fill(epochs, startUnsafe ? FLAG : 0L);
             if (first != null) {
                 values[0] = first;
                 epochs[0] = size;
@@ -95,7 +127,14 @@ final class MutantLprqQueue {
                 final boolean safeEnough = epoch >= 0 || (long) HEAD.getVolatile(this) <= t
                         || mutation == Mutation.ENQUEUE_INTO_UNSAFE_CELL;
                 if (v == null && (epoch & ~FLAG) <= t && safeEnough) {
-                    if (VALUES.compareAndSet(values, j, null, reservation)) {
+                    if (epoch >= 0 || mutation == Mutation.CLAIM_UNSAFE_CELL_WITH_ELEMENT) {
+                        if (VALUES.compareAndSet(values, j, null, e)) {
+                            if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
+                                return true;
+                            }
+                            VALUES.setRelease(values, j, null);
+                        }
+                    } else if (VALUES.compareAndSet(values, j, null, reservation)) {
                         if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
                             if (VALUES.compareAndSet(values, j, reservation, e)) {
                                 return true;
@@ -140,7 +179,11 @@ final class MutantLprqQueue {
                             }
                             continue;
                         }
-                        if (epoch < 0) {
+                        final long tail = (long) TAIL.getVolatile(this);
+                        if (epoch >= 0 && (tail & ~FLAG) > h && tail >= 0 && spins++ <= PATIENCE) {
+                            continue;
+                        }
+                        if (epoch < 0 || mutation == Mutation.PASS_CLAIM_UNMARKED) {
                             if ((long) EPOCHS.getVolatile(epochs, j) == epoch) {
                                 break;
                             }
@@ -149,7 +192,7 @@ final class MutantLprqQueue {
                         }
                     } else {
                         final long tail = (long) TAIL.getVolatile(this);
-                        if (epoch < 0 || (tail & ~FLAG) <= h || tail < 0 || spins > 32) {
+                        if (epoch < 0 || (tail & ~FLAG) <= h || tail < 0 || spins > PATIENCE) {
                             if (v != null && !VALUES.compareAndSet(values, j, v, null)) {
                                 continue;
                             }
