@@ -48,22 +48,24 @@ abstract class PrqRingPad2 extends PrqRingTail {
  * {@code p} uses cell {@code remap(p mod size)}.
  *
  * <h2>Enqueue at position t (from the tail's fetch-and-add)</h2>
- * If the cell is empty, its epoch is at most {@code t}, and it is safe: CAS the value from null
- * to the element (the claim), then CAS the epoch from the value read to {@code t + size} (the
- * publication: "holds position t's element"). Every dequeuer that passes the cell without
- * taking an element changes the epoch word (it moves the epoch on or sets UNSAFE), so the
- * publication fails if any dequeuer of position {@code t} or later passed since the enqueuer
- * read the epoch; the enqueuer then takes its element back out (no other thread removes an
- * unpublished element) and tries a new position. Epoch words only grow (the position part
- * never decreases, UNSAFE is cleared only together with a larger position), so the CAS cannot
- * succeed on a word that changed and changed back.
+ * CAS the value from null to the element (the claim; it fails if the cell is occupied), then CAS
+ * the epoch to {@code t + size} (the publication: "holds position t's element") from the word an
+ * earlier lap leaves behind, exactly {@code t}, or, if the CAS's witness is a safe word below
+ * {@code t}, from that word. No load of the cell comes first: each CAS takes its line in one
+ * transfer. Every dequeuer that passes the cell without taking an element changes the epoch word
+ * (it moves the epoch on or sets UNSAFE), so the publication fails if any dequeuer of position
+ * {@code t} or later has passed; the enqueuer then takes its element back out (no other thread
+ * removes an unpublished element) and tries a new position. A claim never looks published: while a
+ * cell's value is null, the one dequeuer whose position the epoch word names has already been
+ * there. Epoch words only grow (the position part never decreases, UNSAFE is cleared only together
+ * with a larger position), so the CAS cannot succeed on a word that changed and changed back.
  *
- * <p>If the cell is unsafe and no dequeuer has passed {@code t}: the three steps of the
- * article, because a dequeuer passing an unsafe cell that holds an element of an older lap may
- * leave the word as it is. CAS the value from null to the thread's own reservation, then CAS
- * the epoch to {@code t + size}, then CAS the value from the reservation to the element. A
- * dequeuer that gives up on the cell meanwhile replaces the reservation by null and the
- * enqueuer's last CAS fails; the reservation is unique to the thread, so a late enqueuer can
+ * <p>If the word is unsafe, the enqueuer takes its claim back and, if no dequeuer has passed
+ * {@code t}, takes the three steps of the article, because a dequeuer passing an unsafe cell that
+ * holds an element of an older lap may leave the word as it is. CAS the value from null to the thread's own
+ * reservation, then CAS the epoch to {@code t + size}, then CAS the value from the reservation to
+ * the element. A dequeuer that gives up on the cell meanwhile replaces the reservation by null and
+ * the enqueuer's last CAS fails; the reservation is unique to the thread, so a late enqueuer can
  * never complete its CAS on a cell another enqueuer has reserved since (the ABA that a shared
  * reservation would allow, and that double-width CAS avoids in LCRQ).
  *
@@ -264,26 +266,33 @@ final class PrqRing extends PrqRingPad2 {
     /** Puts {@code e} into the cell of position {@code t} if that position may still use it. */
     private boolean enqueueAt(final long t, final Object e) {
         final int j = cell(t);
-        // volatile loads, epoch first: a null value read after an epoch <= t means that no
-        // later lap has claimed the cell yet (a claim changes the value first)
-        final long epoch = lvEpoch(j);
-        final Object v = lvValue(j);
-        if (v != null || (epoch & ~UNSAFE) > t) {
+        // volatile CAS, with no load of the cell before it: the claim. A load first would bring
+        // the line over shared and the CAS would then have to take it again; the CAS takes it
+        // once. A non-null witness means the cell is occupied (an element, a claim or a
+        // reservation), and position t cannot use it
+        if (VALUES.compareAndExchange(values, j, null, e) != null) {
             return false;
         }
-        if (epoch < 0) {
-            return lvHead() <= t && enqueueIntoUnsafe(j, t, epoch, e);
+        // volatile CAS: the publication, expecting the epoch an earlier lap leaves behind
+        // (position t - size published or passed: exactly t). Epoch words only grow, so a word
+        // still at t means no dequeuer of position t or later has passed the cell
+        long epoch = (long) EPOCHS.compareAndExchange(epochs, j, t, t + size);
+        if (epoch == t) {
+            return true;
         }
-        // volatile CASes, in this order: claim the value, then publish by the epoch (the
-        // release that pairs with the dequeuer's volatile load of the epoch before the value)
-        if (casValue(j, null, e)) {
-            if (casEpoch(j, epoch, t + size)) {
-                return true;
-            }
-            // a dequeuer passed the cell since the epoch was read: the element is unpublished
-            // and no other thread removes an unpublished element, so a release store takes it
-            // back (before any later lap can claim the cell, which needs the null)
-            VALUES.setRelease(values, j, null);
+        // the witness: a safe word below t (a new ring's first lap, or an earlier lap left
+        // unfinished) may still be used, from that word
+        if (epoch >= 0 && epoch < t && casEpoch(j, epoch, t + size)) {
+            return true;
+        }
+        // position t is passed or the cell is unsafe: the element is unpublished and no other
+        // thread removes an unpublished element, so a release store takes it back (before any
+        // later lap can claim the cell, which needs the null)
+        VALUES.setRelease(values, j, null);
+        if (epoch < 0) {
+            // volatile load: the word to reserve from
+            epoch = lvEpoch(j);
+            return epoch < 0 && (epoch & ~UNSAFE) <= t && lvHead() <= t && enqueueIntoUnsafe(j, t, epoch, e);
         }
         return false;
     }

@@ -113,6 +113,39 @@ final class MutantLprqQueue {
             }
         }
 
+        /** The claim, then the publication; unsafe cells through the reservation. */
+        private boolean enqueueAt(final int j, final long t, final Object e, final Object reservation) {
+            if (VALUES.compareAndExchange(values, j, null, e) != null) {
+                return false;
+            }
+            long epoch = (long) EPOCHS.compareAndExchange(epochs, j, t, t + size);
+            if (epoch == t) {
+                return true;
+            }
+            if (epoch >= 0 && epoch < t && EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
+                return true;
+            }
+            if (epoch < 0 && mutation == Mutation.CLAIM_UNSAFE_CELL_WITH_ELEMENT && (epoch & ~FLAG) <= t
+                    && (long) HEAD.getVolatile(this) <= t && EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
+                return true;
+            }
+            VALUES.setRelease(values, j, null);
+            if (epoch >= 0) {
+                return false;
+            }
+            epoch = (long) EPOCHS.getVolatile(epochs, j);
+            final boolean safeEnough = (long) HEAD.getVolatile(this) <= t
+                    || mutation == Mutation.ENQUEUE_INTO_UNSAFE_CELL;
+            if (epoch < 0 && (epoch & ~FLAG) <= t && safeEnough
+                    && VALUES.compareAndSet(values, j, null, reservation)) {
+                if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
+                    return VALUES.compareAndSet(values, j, reservation, e);
+                }
+                VALUES.compareAndSet(values, j, reservation, null);
+            }
+            return false;
+        }
+
         boolean offer(final Object e, final Object reservation) {
             int closeTries = 0;
             int failures = 0;
@@ -122,27 +155,8 @@ final class MutantLprqQueue {
                     return false;
                 }
                 final int j = (int) (t & (size - 1));
-                final long epoch = (long) EPOCHS.getVolatile(epochs, j);
-                final Object v = VALUES.getVolatile(values, j);
-                final boolean safeEnough = epoch >= 0 || (long) HEAD.getVolatile(this) <= t
-                        || mutation == Mutation.ENQUEUE_INTO_UNSAFE_CELL;
-                if (v == null && (epoch & ~FLAG) <= t && safeEnough) {
-                    if (epoch >= 0 || mutation == Mutation.CLAIM_UNSAFE_CELL_WITH_ELEMENT) {
-                        if (VALUES.compareAndSet(values, j, null, e)) {
-                            if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
-                                return true;
-                            }
-                            VALUES.setRelease(values, j, null);
-                        }
-                    } else if (VALUES.compareAndSet(values, j, null, reservation)) {
-                        if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
-                            if (VALUES.compareAndSet(values, j, reservation, e)) {
-                                return true;
-                            }
-                        } else {
-                            VALUES.compareAndSet(values, j, reservation, null);
-                        }
-                    }
+                if (enqueueAt(j, t, e, reservation)) {
+                    return true;
                 }
                 if (t - (long) HEAD.getVolatile(this) >= size || ++failures > 128) {
                     if (++closeTries > 10 || failures > 128) {
