@@ -16,11 +16,14 @@ import org.junit.jupiter.api.Test;
  */
 public class LprqMutantLincheckTest {
 
-    /** Rings of two cells; a dequeuer takes an element of an older lap. */
+    /** The operations the model check runs, on the mutant queue a subclass passes in. */
     @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    public static class TakeWithoutEpochCheck {
-        private final MutantLprqQueue queue =
-                new MutantLprqQueue(MutantLprqQueue.Mutation.TAKE_WITHOUT_EPOCH_CHECK, 2);
+    abstract static class MutantOperations {
+        private final MutantLprqQueue queue;
+
+        MutantOperations(final MutantLprqQueue queue) {
+            this.queue = queue;
+        }
 
         @Operation
         public boolean offer(@Param(name = "element") final int e) {
@@ -30,76 +33,43 @@ public class LprqMutantLincheckTest {
         @Operation
         public Integer poll() {
             return (Integer) queue.poll();
+        }
+    }
+
+    /** Rings of two cells; a dequeuer takes an element of an older lap. */
+    public static class TakeWithoutEpochCheck extends MutantOperations {
+        public TakeWithoutEpochCheck() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.TAKE_WITHOUT_EPOCH_CHECK, 2));
         }
     }
 
     /** Rings of two cells; an enqueuer fills an unsafe cell that a dequeuer has passed. */
-    @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    public static class EnqueueIntoUnsafeCell {
-        private final MutantLprqQueue queue =
-                new MutantLprqQueue(MutantLprqQueue.Mutation.ENQUEUE_INTO_UNSAFE_CELL, 2);
-
-        @Operation
-        public boolean offer(@Param(name = "element") final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return (Integer) queue.poll();
+    public static class EnqueueIntoUnsafeCell extends MutantOperations {
+        public EnqueueIntoUnsafeCell() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.ENQUEUE_INTO_UNSAFE_CELL, 2));
         }
     }
 
     /** Rings of two cells; a dequeuer passes an unpublished claim without changing the epoch. */
-    @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    public static class PassClaimUnmarked {
-        private final MutantLprqQueue queue =
-                new MutantLprqQueue(MutantLprqQueue.Mutation.PASS_CLAIM_UNMARKED, 2);
-
-        @Operation
-        public boolean offer(@Param(name = "element") final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return (Integer) queue.poll();
+    public static class PassClaimUnmarked extends MutantOperations {
+        public PassClaimUnmarked() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.PASS_CLAIM_UNMARKED, 2));
         }
     }
 
     /**
      * Rings of two cells that start unsafe; an enqueuer claims an unsafe cell with its element.
      */
-    @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    public static class ClaimUnsafeCellWithElement {
-        private final MutantLprqQueue queue =
-                new MutantLprqQueue(MutantLprqQueue.Mutation.CLAIM_UNSAFE_CELL_WITH_ELEMENT, 2, true);
-
-        @Operation
-        public boolean offer(@Param(name = "element") final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return (Integer) queue.poll();
+    public static class ClaimUnsafeCellWithElement extends MutantOperations {
+        public ClaimUnsafeCellWithElement() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.CLAIM_UNSAFE_CELL_WITH_ELEMENT, 2, true));
         }
     }
 
     /** Rings of two cells that start unsafe, no mutation: the unsafe start alone is correct. */
-    @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    public static class UnsafeStartUnmutated {
-        private final MutantLprqQueue queue =
-                new MutantLprqQueue(MutantLprqQueue.Mutation.NONE, 2, true);
-
-        @Operation
-        public boolean offer(@Param(name = "element") final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return (Integer) queue.poll();
+    public static class UnsafeStartUnmutated extends MutantOperations {
+        public UnsafeStartUnmutated() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.NONE, 2, true));
         }
     }
 
