@@ -5,7 +5,8 @@
 #
 # Usage: benchmarks/scripts/queue-article.sh OUTDIR [ROUNDS] [OPS] [THREADS]
 #   ROUNDS   rounds (default 7; every queue runs once per round)
-#   OPS      operations per thread per run (default 1000000)
+#   OPS      operations per thread per run (default 1000000; DequeueOnlyEmpty runs 64 times as
+#            many, see ArticleWorkloads)
 #   THREADS  thread counts, comma-separated (default 1,2,4,8)
 #   env WARMUPS, RUNS  unmeasured and measured runs per workload in each JVM (default 2 and 3;
 #            the JVM reports the median of its measured runs)

@@ -27,7 +27,9 @@ import java.util.concurrent.CyclicBarrier;
  * polls that many back inside the measured time, and an offer that a bounded queue refuses is
  * followed by one poll, so that no queue grows without bound and the bounded ones never stay
  * full; the same rules hold for every queue. Every element offered is one boxed Integer per
- * thread, created before the clock starts.
+ * thread, created before the clock starts. {@code DequeueOnlyEmpty} runs
+ * {@value #EMPTY_POLL_FACTOR} times as many operations as the others, so that its runs, too,
+ * last longer than compilation.
  *
  * <p>One JVM runs one queue: for each thread count and workload, {@code WARMUPS} unmeasured runs
  * (default 2) and then {@code RUNS} measured runs (default 3), each on a new queue and each of
@@ -47,27 +49,36 @@ import java.util.concurrent.CyclicBarrier;
 public final class ArticleWorkloads {
     /** Elements offered before the Pair and mixed workloads. */
     static final int BACKLOG = 1_024;
+    /** How many times OPS an empty-poll run does (see {@link Workload#DEQUEUE_ONLY_EMPTY}). */
+    static final int EMPTY_POLL_FACTOR = 64;
     /** Length of each thread's table of random draws, a power of two. */
     private static final int TABLE = 1 << 16;
 
     /** The article's six workloads. */
     enum Workload {
-        ENQUEUE_ONLY("EnqueueOnly", 100, false),
-        DEQUEUE_ONLY_EMPTY("DequeueOnlyEmpty", 0, false),
-        PAIR("Pair", -1, true),
-        MIXED_50("50Enqueue50Dequeue", 50, true),
-        MIXED_30("30Enqueue70Dequeue", 30, true),
-        MIXED_70("70Enqueue30Dequeue", 70, true);
+        ENQUEUE_ONLY("EnqueueOnly", 100, false, 1),
+        // an empty poll costs about a nanosecond: a million of them last about a millisecond,
+        // less than the compiler takes to finish the loop, and such runs measured which tier ran
+        // (0.2-26 ns per poll for one queue in one JVM); EMPTY_POLL_FACTOR times as many last
+        // tens of milliseconds, as the other workloads' runs do
+        DEQUEUE_ONLY_EMPTY("DequeueOnlyEmpty", 0, false, EMPTY_POLL_FACTOR),
+        PAIR("Pair", -1, true, 1),
+        MIXED_50("50Enqueue50Dequeue", 50, true, 1),
+        MIXED_30("30Enqueue70Dequeue", 30, true, 1),
+        MIXED_70("70Enqueue30Dequeue", 70, true, 1);
 
         final String title;
         /** Per cent of offers; -1 for the pair. */
         final int offerPercent;
         final boolean backlog;
+        /** Operations per thread of one run, as a multiple of the OPS argument. */
+        final int opsFactor;
 
-        Workload(final String title, final int offerPercent, final boolean backlog) {
+        Workload(final String title, final int offerPercent, final boolean backlog, final int opsFactor) {
             this.title = title;
             this.offerPercent = offerPercent;
             this.backlog = backlog;
+            this.opsFactor = opsFactor;
         }
     }
 
@@ -104,12 +115,13 @@ public final class ArticleWorkloads {
                 throw new IllegalArgumentException("thread counts must be >= 1, got " + threads);
             }
             for (final Workload w : Workload.values()) {
+                final int n = Math.multiplyExact(ops, w.opsFactor);
                 for (int i = 0; i < warmups; i++) {
-                    run(queue, w, threads, ops); // compiles and settles the loop; not reported
+                    run(queue, w, threads, n); // compiles and settles the loop; not reported
                 }
                 final double[] ns = new double[runs];
                 for (int i = 0; i < runs; i++) {
-                    ns[i] = run(queue, w, threads, ops) / ((double) threads * ops);
+                    ns[i] = run(queue, w, threads, n) / ((double) threads * n);
                 }
                 final StringBuilder each = new StringBuilder();
                 for (final double x : ns) {
@@ -117,7 +129,7 @@ public final class ArticleWorkloads {
                 }
                 Arrays.sort(ns); // the middle run (of an even count, the upper middle one)
                 System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f runs=%s%n",
-                        queue, w.title, threads, ops, ns[runs / 2], each);
+                        queue, w.title, threads, n, ns[runs / 2], each);
             }
         }
     }
