@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# The LSCQ article's six workloads (ArticleWorkloads) for every queue, one JVM per queue and
-# round, the queues interleaved (the starting queue rotates every round), the 1-minute load
-# printed before each JVM. Writes the raw output and a median table to OUTDIR.
+# The LSCQ article's six workloads (ArticleWorkloads) for every queue, one JVM per queue,
+# workload, thread count and round (as JMH forks one JVM per benchmark: a JVM compiles a queue's
+# methods once, with the profile of what ran before), the queues interleaved within each cell
+# (the starting queue rotates every round), the 1-minute load printed before each JVM. Writes
+# the raw output and a median table to OUTDIR.
 #
 # Usage: benchmarks/scripts/queue-article.sh OUTDIR [ROUNDS] [OPS] [THREADS]
-#   ROUNDS   rounds (default 7; every queue runs once per round)
+#   ROUNDS   rounds (default 7; every queue runs every cell once per round)
 #   OPS      operations per thread per run (default 1000000; DequeueOnlyEmpty runs 64 times as
 #            many, see ArticleWorkloads)
 #   THREADS  thread counts, comma-separated (default 1,2,4,8)
 #   env WARMUPS, RUNS  unmeasured and measured runs per workload in each JVM (default 2 and 3;
 #            the JVM reports the median of its measured runs)
 #   env QUEUES   the queues (default: all eight below)
+#   env WORKLOADS the workloads (default: all six, as ArticleWorkloads names them)
 #   env JAR      the benchmarks jar (default benchmarks/target/benchmarks.jar)
 #   env JVM_OPTS JVM options (default "-Xms1g -Xmx1g")
-# Output: OUTDIR/raw/QUEUE-ROUND.txt (the program's output), OUTDIR/load.txt (load before each
+# Output: OUTDIR/raw/QUEUE-WORKLOAD-THREADS-ROUND.txt (the program's output), OUTDIR/load.txt (load before each
 # JVM), OUTDIR/summary.md (median ns/op per queue, workload and thread count; the ratios the
 # targets name, as medians of per-round ratios with their range).
 # Build first: mvn -B -q -pl benchmarks -am package -DskipTests
@@ -27,6 +30,7 @@ runs=${RUNS:-3}
 threads=${4:-1,2,4,8}
 jar=${JAR:-benchmarks/target/benchmarks.jar}
 jvm_opts=${JVM_OPTS:-"-Xms1g -Xmx1g"}
+read -r -a workloads <<< "${WORKLOADS:-EnqueueOnly DequeueOnlyEmpty Pair 50Enqueue50Dequeue 30Enqueue70Dequeue 70Enqueue30Dequeue}"
 read -r -a queues <<< "${QUEUES:-LprqQueue LscqQueue ScqQueue LinkedBlockingQueue ArrayBlockingQueue ConcurrentLinkedQueue MpmcUnboundedXaddArrayQueue MpmcArrayQueue}"
 [[ -f $jar ]] || { echo "no $jar: build it first (mvn -B -q -pl benchmarks -am package -DskipTests)"; exit 1; }
 mkdir -p "$out/raw"
@@ -35,13 +39,18 @@ began=$(date +%s)
 echo "java: $(java -version 2>&1 | head -1); cpus: $(nproc); rounds $rounds, ops $ops, threads $threads, $warmups warm-up and $runs measured runs per JVM" | tee "$out/setup.txt"
 n=${#queues[@]}
 for ((r = 1; r <= rounds; r++)); do
-    for ((k = 0; k < n; k++)); do
-        q=${queues[$(((k + r - 1) % n))]}
-        load=$(cut -d' ' -f1 /proc/loadavg)
-        echo "round $r $q load $load" | tee -a "$out/load.txt"
-        # shellcheck disable=SC2086
-        java $jvm_opts -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$threads" "$ops" "$warmups" "$runs" \
-            > "$out/raw/$q-$r.txt" 2>&1 || { echo "FAILED: $q round $r (see $out/raw/$q-$r.txt)"; exit 1; }
+    for t in ${threads//,/ }; do
+        for w in "${workloads[@]}"; do
+            for ((k = 0; k < n; k++)); do
+                q=${queues[$(((k + r - 1) % n))]}
+                load=$(cut -d' ' -f1 /proc/loadavg)
+                echo "round $r $t threads $w $q load $load" | tee -a "$out/load.txt"
+                log="$out/raw/$q-$w-$t-$r.txt"
+                # shellcheck disable=SC2086
+                java $jvm_opts -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$t" "$ops" "$warmups" "$runs" "$w" \
+                    > "$log" 2>&1 || { echo "FAILED: $q $w $t threads round $r (see $log)"; exit 1; }
+            done
+        done
     done
 done
 echo "took $(( $(date +%s) - began )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
@@ -50,12 +59,12 @@ import collections, os, re, statistics, sys
 out, rounds, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 pat = re.compile(r"RESULT queue=(\S+) workload=(\S+) threads=(\d+) ops=(\d+) ns_per_op=([0-9.]+)")
 ns = collections.defaultdict(dict)  # (queue, workload, threads) -> {round: ns}
-for q in queues:
-    for r in range(1, rounds + 1):
-        for line in open(os.path.join(out, "raw", f"{q}-{r}.txt")):
-            m = pat.match(line)
-            if m:
-                ns[(m[1], m[2], int(m[3]))][r] = float(m[5])
+for name in os.listdir(os.path.join(out, "raw")):
+    r = int(name.rsplit("-", 1)[1].split(".")[0])
+    for line in open(os.path.join(out, "raw", name)):
+        m = pat.match(line)
+        if m and m[1] in queues and r <= rounds:
+            ns[(m[1], m[2], int(m[3]))][r] = float(m[5])
 workloads = ["EnqueueOnly", "DequeueOnlyEmpty", "Pair", "50Enqueue50Dequeue", "30Enqueue70Dequeue", "70Enqueue30Dequeue"]
 counts = sorted({k[2] for k in ns})
 setup = open(os.path.join(out, "setup.txt")).read().strip().replace("\n", "; ")

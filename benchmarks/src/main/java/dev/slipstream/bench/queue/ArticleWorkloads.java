@@ -31,19 +31,22 @@ import java.util.concurrent.CyclicBarrier;
  * {@value #EMPTY_POLL_FACTOR} times as many operations as the others, so that its runs, too,
  * last longer than compilation.
  *
- * <p>One JVM runs one queue: for each thread count and workload, {@code WARMUPS} unmeasured runs
+ * <p>For each thread count and workload given, a JVM makes {@code WARMUPS} unmeasured runs
  * (default 2) and then {@code RUNS} measured runs (default 3), each on a new queue and each of
  * the full length, so that what is measured is the compiled, steady loop and not its first
  * milliseconds. A run of a million operations lasts 10-400 ms here; a run much shorter than a
  * scheduler time slice measures thread start-up and compilation instead (a first version that
  * measured one run after a quarter-length warm-up reported 96 ns for a one-thread Pair that
  * costs 19 ns once compiled). Lines starting with {@code RESULT} give the median of the
- * measured runs, with each run listed; {@code benchmarks/scripts/queue-article.sh} runs this
- * program once per queue and round, interleaved, and prints the medians over rounds.
+ * measured runs, with each run listed. {@code benchmarks/scripts/queue-article.sh} runs this
+ * program once per queue, workload, thread count and round, interleaved, as JMH forks one JVM
+ * per benchmark and parameter: a queue's methods are compiled once per JVM, with the branch
+ * profile of whatever ran before, so a JVM that runs several cells measures the later ones with
+ * code shaped by the earlier ones.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.slipstream.bench.queue.ArticleWorkloads \
- *     LprqQueue 1,2,4,8 1000000 2 3
+ *     LprqQueue 2 1000000 2 3 Pair
  * </pre>
  */
 public final class ArticleWorkloads {
@@ -51,6 +54,8 @@ public final class ArticleWorkloads {
     static final int BACKLOG = 1_024;
     /** How many times OPS an empty-poll run does (see {@link Workload#DEQUEUE_ONLY_EMPTY}). */
     static final int EMPTY_POLL_FACTOR = 64;
+    /** Operations per call of a workload's loop (see {@link #work}). */
+    static final int CHUNK = 1_024;
     /** Length of each thread's table of random draws, a power of two. */
     private static final int TABLE = 1 << 16;
 
@@ -80,6 +85,20 @@ public final class ArticleWorkloads {
             this.backlog = backlog;
             this.opsFactor = opsFactor;
         }
+
+        /** The workloads named by their titles, separated by commas, or all of them for "all". */
+        static List<Workload> parse(final String titles) {
+            if (titles.equals("all")) {
+                return List.of(values());
+            }
+            final List<Workload> named = new ArrayList<>();
+            for (final String title : titles.split(",")) {
+                named.add(Arrays.stream(values()).filter(w -> w.title.equals(title.trim())).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException("unknown workload " + title
+                                + "; expected all or some of " + Arrays.stream(values()).map(w -> w.title).toList())));
+            }
+            return named;
+        }
     }
 
     private ArticleWorkloads() {
@@ -90,13 +109,15 @@ public final class ArticleWorkloads {
      * line per measurement.
      *
      * @param args queue name (as {@link Queues#create}), thread counts separated by commas,
-     *     operations per thread
+     *     operations per thread, then optionally warm-up runs, measured runs and the workloads
+     *     (titles separated by commas, or {@code all})
      * @throws Exception if a thread fails
      */
     public static void main(final String[] args) throws Exception {
-        if (args.length < 3 || args.length > 5) {
-            throw new IllegalArgumentException("usage: ArticleWorkloads QUEUE THREADS OPS [WARMUPS [RUNS]], e.g. "
-                    + "ArticleWorkloads LprqQueue 1,2,4,8 1000000 2 3; got " + args.length + " arguments");
+        if (args.length < 3 || args.length > 6) {
+            throw new IllegalArgumentException("usage: ArticleWorkloads QUEUE THREADS OPS [WARMUPS [RUNS [WORKLOADS]]], "
+                    + "e.g. ArticleWorkloads LprqQueue 1,2,4,8 1000000 2 3 Pair,EnqueueOnly; got " + args.length
+                    + " arguments");
         }
         final String queue = args[0];
         final int ops = Integer.parseInt(args[2]);
@@ -108,13 +129,14 @@ public final class ArticleWorkloads {
         if (warmups < 0 || runs < 1) {
             throw new IllegalArgumentException("WARMUPS must be >= 0 and RUNS >= 1, got " + warmups + " and " + runs);
         }
+        final List<Workload> workloads = args.length > 5 ? Workload.parse(args[5]) : List.of(Workload.values());
         Queues.create(queue, Queues.defaultOrder(queue), true); // fail fast on an unknown name
         for (final String t : args[1].split(",")) {
             final int threads = Integer.parseInt(t.trim());
             if (threads < 1) {
                 throw new IllegalArgumentException("thread counts must be >= 1, got " + threads);
             }
-            for (final Workload w : Workload.values()) {
+            for (final Workload w : workloads) {
                 final int n = Math.multiplyExact(ops, w.opsFactor);
                 for (int i = 0; i < warmups; i++) {
                     run(queue, w, threads, n); // compiles and settles the loop; not reported
@@ -180,46 +202,72 @@ public final class ArticleWorkloads {
         return t;
     }
 
-    /** The per-thread loop; returns a count the JIT cannot drop. */
+    /**
+     * The per-thread loop: the workload's own method, called on chunks of {@value #CHUNK}
+     * operations. Each workload's loop is then an ordinary method that the compiler compiles on
+     * its own after a few hundred calls, not one long loop compiled on the stack mid-run and
+     * shared with the other workloads, whose compiled form depended on what ran before it.
+     * Returns a count the JIT cannot drop.
+     */
     private static long work(final Queue<Integer> q, final Workload w, final Integer element,
                              final boolean[] table, final int ops) {
-        long balance = 0;
+        final long[] state = new long[2]; // the mixed workloads' balance and poll count
         long polled = 0;
-        switch (w) {
-            case DEQUEUE_ONLY_EMPTY:
-                for (int i = 0; i < ops; i++) {
-                    if (q.poll() != null) {
-                        polled++;
-                    }
-                }
-                return polled;
-            case PAIR:
-                for (int i = 0; i < ops; i++) {
-                    q.offer(element);
-                    if (q.poll() != null) {
-                        polled++;
-                    }
-                }
-                return polled;
-            default:
-                for (int i = 0; i < ops; i++) {
-                    if (table[i & (TABLE - 1)]) {
-                        if (q.offer(element)) {
-                            if (++balance >= Queues.DRAIN_AT) {
-                                while (balance > 0 && q.poll() != null) {
-                                    balance--;
-                                }
-                                balance = 0;
-                            }
-                        } else if (q.poll() != null) { // a full bounded queue: make room
-                            polled++;
-                        }
-                    } else if (q.poll() != null) {
-                        balance--;
-                        polled++;
-                    }
-                }
-                return polled + balance;
+        for (int done = 0; done < ops; done += CHUNK) {
+            final int n = Math.min(CHUNK, ops - done);
+            switch (w) {
+                case DEQUEUE_ONLY_EMPTY -> polled += pollEmpty(q, n);
+                case PAIR -> polled += pairs(q, element, n);
+                default -> mixed(q, element, table, done, n, state); // EnqueueOnly: every draw offers
+            }
         }
+        return polled + state[0] + state[1];
+    }
+
+    private static long pollEmpty(final Queue<Integer> q, final int n) {
+        long polled = 0;
+        for (int i = 0; i < n; i++) {
+            if (q.poll() != null) {
+                polled++;
+            }
+        }
+        return polled;
+    }
+
+    private static long pairs(final Queue<Integer> q, final Integer element, final int n) {
+        long polled = 0;
+        for (int i = 0; i < n; i++) {
+            q.offer(element);
+            if (q.poll() != null) {
+                polled++;
+            }
+        }
+        return polled;
+    }
+
+    /** {@code state[0]}: own offers not yet polled back; {@code state[1]}: polls that gave an element. */
+    private static void mixed(final Queue<Integer> q, final Integer element, final boolean[] table,
+                              final int from, final int n, final long[] state) {
+        long balance = state[0];
+        long polled = state[1];
+        for (int i = from, end = from + n; i < end; i++) {
+            if (table[i & (TABLE - 1)]) {
+                if (q.offer(element)) {
+                    if (++balance >= Queues.DRAIN_AT) {
+                        while (balance > 0 && q.poll() != null) {
+                            balance--;
+                        }
+                        balance = 0;
+                    }
+                } else if (q.poll() != null) { // a full bounded queue: make room
+                    polled++;
+                }
+            } else if (q.poll() != null) {
+                balance--;
+                polled++;
+            }
+        }
+        state[0] = balance;
+        state[1] = polled;
     }
 }
