@@ -12,7 +12,9 @@
 #   THREADS  thread counts, comma-separated (default 1,2,4,8)
 #   env WARMUPS, RUNS  unmeasured and measured runs per workload in each JVM (default 2 and 3;
 #            the JVM reports the median of its measured runs)
-#   env QUEUES   the queues (default: all eight below)
+#   env QUEUES   the queues (default: all eight below); an entry LABEL=JAR:QUEUE runs QUEUE from
+#            another benchmarks jar under the name LABEL (to compare builds side by side; the
+#            summary then also gives every side's ratios against the first one)
 #   env WORKLOADS the workloads (default: all six, as ArticleWorkloads names them)
 #   env JAR      the benchmarks jar (default benchmarks/target/benchmarks.jar)
 #   env JVM_OPTS JVM options (default "-Xms1g -Xmx1g")
@@ -42,29 +44,33 @@ for ((r = 1; r <= rounds; r++)); do
     for t in ${threads//,/ }; do
         for w in "${workloads[@]}"; do
             for ((k = 0; k < n; k++)); do
-                q=${queues[$(((k + r - 1) % n))]}
+                side=${queues[$(((k + r - 1) % n))]}
+                label=$side; q=$side; side_jar=$jar
+                if [[ $side == *=* ]]; then
+                    label=${side%%=*}; rest=${side#*=}; side_jar=${rest%%:*}; q=${rest#*:}
+                fi
                 load=$(cut -d' ' -f1 /proc/loadavg)
-                echo "round $r $t threads $w $q load $load" | tee -a "$out/load.txt"
-                log="$out/raw/$q-$w-$t-$r.txt"
+                echo "round $r $t threads $w $label load $load" | tee -a "$out/load.txt"
+                log="$out/raw/$label-$w-$t-$r.txt"
                 # shellcheck disable=SC2086
-                java $jvm_opts -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$t" "$ops" "$warmups" "$runs" "$w" \
-                    > "$log" 2>&1 || { echo "FAILED: $q $w $t threads round $r (see $log)"; exit 1; }
+                java $jvm_opts -cp "$side_jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$t" "$ops" "$warmups" "$runs" "$w" \
+                    > "$log" 2>&1 || { echo "FAILED: $label $w $t threads round $r (see $log)"; exit 1; }
             done
         done
     done
 done
 echo "took $(( $(date +%s) - began )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
-python3 - "$out" "$rounds" "${queues[@]}" <<'PY' | tee "$out/summary.md"
+python3 - "$out" "$rounds" "${queues[@]%%=*}" <<'PY' | tee "$out/summary.md"
 import collections, os, re, statistics, sys
 out, rounds, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 pat = re.compile(r"RESULT queue=(\S+) workload=(\S+) threads=(\d+) ops=(\d+) ns_per_op=([0-9.]+)")
 ns = collections.defaultdict(dict)  # (queue, workload, threads) -> {round: ns}
 for name in os.listdir(os.path.join(out, "raw")):
-    r = int(name.rsplit("-", 1)[1].split(".")[0])
+    label, w, t, r = name[:-len(".txt")].rsplit("-", 3)
     for line in open(os.path.join(out, "raw", name)):
         m = pat.match(line)
-        if m and m[1] in queues and r <= rounds:
-            ns[(m[1], m[2], int(m[3]))][r] = float(m[5])
+        if m and label in queues and int(r) <= rounds:
+            ns[(label, m[2], int(m[3]))][int(r)] = float(m[5])
 workloads = ["EnqueueOnly", "DequeueOnlyEmpty", "Pair", "50Enqueue50Dequeue", "30Enqueue70Dequeue", "70Enqueue30Dequeue"]
 counts = sorted({k[2] for k in ns})
 setup = open(os.path.join(out, "setup.txt")).read().strip().replace("\n", "; ")
@@ -80,7 +86,8 @@ for t in counts:
         cells = []
         for q in queues:
             v = ns.get((q, w, t))
-            cells.append(f"{statistics.median(v.values()):.1f}" if v else "-")
+            x = statistics.median(v.values()) if v else None
+            cells.append("-" if x is None else f"{x:.2f}" if x < 10 else f"{x:.1f}")
         print(f"| {w} | " + " | ".join(cells) + " |")
     print()
 def ratio(peer, mine, w, t):
@@ -89,7 +96,11 @@ def ratio(peer, mine, w, t):
         return None
     rs = [a[r] / b[r] for r in a if r in b]  # per round: peer ns over mine = my speed-up
     return statistics.median(rs), min(rs), max(rs)
-targets = [("LprqQueue", "ConcurrentLinkedQueue", 1.0, None), ("LprqQueue", "MpmcUnboundedXaddArrayQueue", 1.0, None),
+known = {"LprqQueue", "LscqQueue", "ScqQueue", "LinkedBlockingQueue", "ArrayBlockingQueue", "ConcurrentLinkedQueue",
+         "MpmcUnboundedXaddArrayQueue", "MpmcArrayQueue"}
+# a side given as LABEL=JAR:QUEUE is a build compared with the first side
+builds = [(label, queues[0], None, None) for label in queues[1:] if label not in known]
+targets = builds + [("LprqQueue", "ConcurrentLinkedQueue", 1.0, None), ("LprqQueue", "MpmcUnboundedXaddArrayQueue", 1.0, None),
            ("LprqQueue", "LinkedBlockingQueue", 0.5, 2), ("LprqQueue", "LscqQueue", None, None),
            ("ScqQueue", "ArrayBlockingQueue", None, None)]
 print("## Ratios (peer ns/op over the queue's ns/op: above 1.0 the queue is faster), median [min-max] of per-round ratios\n")
