@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where each thread of a benchmark JVM spent its time, from the kernel's own accounting: runs
 # the command, reads /proc/PID/task/*/schedstat and status every 0.2 s, and when the command
-# ends prints, for every thread that ran more than 0.1 s, from the last reading before it ended:
+# ends prints, for every thread that ran more than 0.1 s, its last reading (a thread that ended
+# before the command keeps the last one taken while it ran):
 #   run      CPU time (s)
 #   rq-wait  time runnable but waiting for a CPU (s)
 #   slices   times it was put on a CPU
@@ -14,26 +15,27 @@
 #            dev.slipstream.bench.throughput.ContinuousThroughput pipeline dsl yielding
 set -euo pipefail
 [[ $# -gt 0 ]] || { echo "usage: thread-times.sh COMMAND [ARG...]"; exit 1; }
-snap=$(mktemp); next=$(mktemp)
-trap 'rm -f "$snap" "$next"' EXIT
+readings=$(mktemp)
+trap 'rm -f "$readings"' EXIT
 "$@" &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
-    : > "$next"
     for task in /proc/"$pid"/task/*; do
         # a thread may end between the listing and the reads: skip it
         name=$(cat "$task/comm" 2>/dev/null) || continue
         sched=$(cat "$task/schedstat" 2>/dev/null) || continue
         switches=$(awk '/^voluntary_ctxt_switches/ {v = $2} /^nonvoluntary_ctxt_switches/ {n = $2} END {print v, n}' \
             "$task/status" 2>/dev/null) || continue
-        printf '%s|%s|%s|%s\n' "${task##*/}" "$name" "$sched" "$switches" >> "$next"
+        printf '%s|%s|%s|%s\n' "${task##*/}" "$name" "$sched" "$switches" >> "$readings"
     done
-    [[ -s $next ]] && cp "$next" "$snap"
     sleep 0.2
 done
 status=0
 wait "$pid" || status=$?
 echo "THREADS tid name run_s rq_wait_s slices vol invol"
-awk -F'|' '{split($3, s, " "); split($4, c, " "); name = $2; gsub(/ /, "_", name);
-    if (s[1] > 1e8) printf "THREAD %s %s %.2f %.2f %d %d %d\n", $1, name, s[1] / 1e9, s[2] / 1e9, s[3], c[1], c[2]}' "$snap"
+# the last reading of each thread id, in the order the threads were first seen
+awk -F'|' '!($1 in last) {order[++n] = $1} {last[$1] = $0}
+    END {for (i = 1; i <= n; i++) {split(last[order[i]], f, "|"); split(f[3], s, " "); split(f[4], c, " ");
+        name = f[2]; gsub(/ /, "_", name);
+        if (s[1] > 1e8) printf "THREAD %s %s %.2f %.2f %d %d %d\n", f[1], name, s[1] / 1e9, s[2] / 1e9, s[3], c[1], c[2]}}' "$readings"
 exit "$status"
