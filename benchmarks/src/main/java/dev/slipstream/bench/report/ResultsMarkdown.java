@@ -38,8 +38,9 @@ import java.util.regex.Pattern;
 public final class ResultsMarkdown {
     /** Where the queues' published figures come from, above the quick table of queue shapes. */
     private static final String QUEUE_SOURCE = "The queues' figures come from the LSCQ article's six workloads measured in a"
-            + " steady state (every cell warmed up at full length, one JVM per queue and round, queues interleaved"
-            + " over 7 rounds): [the summary](runs/2026-11-26-epyc-queue-article-steady/summary.md) and the"
+            + " steady state (every cell warmed up at full length, one JVM per queue, workload, thread count and"
+            + " round, queues interleaved over 7 rounds): [the summary]"
+            + "(runs/2026-11-27-epyc-queue-article-forked/article-suite/summary.md) and the"
             + " [queue guide](../guide/lscq.md#which-queue-for-which-workload). The JMH table below is one short fork"
             + " per cell of the quick preset, taken while the machine ran the rest of the suite; it is a smoke of"
             + " every cell, not a claim.\n\n";
