@@ -14,6 +14,10 @@
 # 5. One tiny continuous-stream run (ContinuousThroughput) per topology and implementation must
 #    exit 0 and print its RESULT line (a checksum mismatch throws).
 # 6. The core-to-core probe (CoreToCoreProbe) must print its PROBE line, and refuse a count of 0.
+# 7. The article's workloads (ArticleWorkloads): every workload for two queues in one JVM, one
+#    named workload alone, an unknown workload refused by name; queue-article.sh for one round
+#    of one workload with a second build beside a queue (LABEL=JAR:QUEUE) must write the summary
+#    with that side's ratios; thread-times.sh must print the producer's THREAD line.
 #
 # Environment: JAVA (default: java on PATH), SMOKE_JMH_ARGS (extra JMH arguments),
 # SMOKE_OUT (keep the output there instead of a temporary directory).
@@ -121,6 +125,33 @@ for queue in LprqQueue ConcurrentLinkedQueue; do
     fi
     article=$((article + 1))
 done
+if ! "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.queue.ArticleWorkloads LprqQueue 2 2000 1 1 Pair > "$OUT/article.log" 2>&1 \
+        || [[ $(grep -c '^RESULT' "$OUT/article.log") -ne 1 ]] || ! grep -q '^RESULT queue=LprqQueue workload=Pair threads=2 ' "$OUT/article.log"; then
+    cat "$OUT/article.log" >&2
+    echo "smoke: FAILED: article workloads, one named workload" >&2
+    exit 1
+fi
+if "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.queue.ArticleWorkloads LprqQueue 2 2000 1 1 Pairs > "$OUT/article.log" 2>&1 \
+        || ! grep -q 'unknown workload Pairs; expected all or some of' "$OUT/article.log"; then
+    cat "$OUT/article.log" >&2
+    echo "smoke: FAILED: article workloads accepted an unknown workload" >&2
+    exit 1
+fi
+if ! JAR="$JAR" QUEUES="LprqQueue again=$JAR:LprqQueue" WORKLOADS=Pair WARMUPS=0 RUNS=1 \
+        bash benchmarks/scripts/queue-article.sh "$OUT/queue-article" 1 2000 2 > "$OUT/queue-article.log" 2>&1 \
+        || ! grep -q '^### again vs LprqQueue' "$OUT/queue-article/summary.md" \
+        || ! grep -q '^| Pair | [0-9.]* \[' "$OUT/queue-article/summary.md"; then
+    cat "$OUT/queue-article.log" >&2
+    echo "smoke: FAILED: queue-article.sh with a second build" >&2
+    exit 1
+fi
+if ! bash benchmarks/scripts/thread-times.sh "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.throughput.ContinuousThroughput \
+        unicast dsl yielding -events 20000000 -warmups 0 -passes 1 > "$OUT/thread-times.log" 2>&1 \
+        || ! grep -q '^RESULT' "$OUT/thread-times.log" || ! grep -q '^THREAD [0-9]* java [0-9.]* ' "$OUT/thread-times.log"; then
+    cat "$OUT/thread-times.log" >&2
+    echo "smoke: FAILED: thread-times.sh" >&2
+    exit 1
+fi
 if ! "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 1000 3 > "$OUT/probe.log" 2>&1 \
         || ! grep -q '^PROBE rtt_ns=[0-9.]* samples=[0-9.]*,[0-9.]*,[0-9.]*$' "$OUT/probe.log"; then
     cat "$OUT/probe.log" >&2
@@ -133,4 +164,4 @@ if "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 0 3 > "$OU
     echo "smoke: FAILED: core-to-core probe accepted a count of 0" >&2
     exit 1
 fi
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, 1 probe run, $((SECONDS - start)) s)"
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, a queue-article.sh and a thread-times.sh run, 1 probe run, $((SECONDS - start)) s)"
