@@ -146,7 +146,7 @@ if ! JAR="$JAR" QUEUES="LprqQueue again=$JAR:LprqQueue" WORKLOADS=Pair WARMUPS=0
     exit 1
 fi
 if ! bash benchmarks/scripts/thread-times.sh "$JAVA" -Xmx256m -cp "$JAR" dev.slipstream.bench.throughput.ContinuousThroughput \
-        unicast dsl yielding -events 20000000 -warmups 0 -passes 1 > "$OUT/thread-times.log" 2>&1 \
+        unicast dsl yielding -events 60000000 -warmups 0 -passes 1 > "$OUT/thread-times.log" 2>&1 \
         || ! grep -q '^RESULT' "$OUT/thread-times.log" || ! grep -q '^THREAD [0-9]* java [0-9.]* ' "$OUT/thread-times.log"; then
     cat "$OUT/thread-times.log" >&2
     echo "smoke: FAILED: thread-times.sh" >&2
