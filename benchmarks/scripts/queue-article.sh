@@ -60,9 +60,9 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 echo "took $(( $(date +%s) - began )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
-python3 - "$out" "$rounds" "${queues[@]%%=*}" <<'PY' | tee "$out/summary.md"
+python3 - "$out" "$rounds" "${workloads[*]}" "${queues[@]%%=*}" <<'PY' | tee "$out/summary.md"
 import collections, os, re, statistics, sys
-out, rounds, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+out, rounds, workloads, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
 pat = re.compile(r"RESULT queue=(\S+) workload=(\S+) threads=(\d+) ops=(\d+) ns_per_op=([0-9.]+)")
 ns = collections.defaultdict(dict)  # (queue, workload, threads) -> {round: ns}
 for name in os.listdir(os.path.join(out, "raw")):
@@ -71,7 +71,6 @@ for name in os.listdir(os.path.join(out, "raw")):
         m = pat.match(line)
         if m and label in queues and int(r) <= rounds:
             ns[(label, m[2], int(m[3]))][int(r)] = float(m[5])
-workloads = ["EnqueueOnly", "DequeueOnlyEmpty", "Pair", "50Enqueue50Dequeue", "30Enqueue70Dequeue", "70Enqueue30Dequeue"]
 counts = sorted({k[2] for k in ns})
 setup = open(os.path.join(out, "setup.txt")).read().strip().replace("\n", "; ")
 print(f"# The LSCQ article's workloads: median ns/op over {rounds} interleaved rounds (lower is better)\n")

@@ -129,7 +129,7 @@ public final class ArticleWorkloads {
         if (warmups < 0 || runs < 1) {
             throw new IllegalArgumentException("WARMUPS must be >= 0 and RUNS >= 1, got " + warmups + " and " + runs);
         }
-        final List<Workload> workloads = args.length > 5 ? Workload.parse(args[5]) : List.of(Workload.values());
+        final List<Workload> workloads = Workload.parse(args.length > 5 ? args[5] : "all");
         Queues.create(queue, Queues.defaultOrder(queue), true); // fail fast on an unknown name
         for (final String t : args[1].split(",")) {
             final int threads = Integer.parseInt(t.trim());
