@@ -2,11 +2,13 @@ package dev.slipstream.bench.throughput;
 
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.SlipWaits;
+import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.sequence.ProducerWaitStrategy;
 import dev.slipstream.topology.Slipstream;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Slipstream through its public DSL: the five topologies built with {@link Slipstream}'s builder
@@ -52,12 +54,12 @@ public final class DslTopology extends AbstractTopology {
                     return t;
                 })
                 .build();
-        final StageHandlers.Stage[] stages = StageHandlers.forShape(shape, stageCounts, sinks);
+        final List<EventHandler<ValueEvent>> stages = StageHandlers.slipstream(shape, stageCounts, sinks);
         switch (shape) {
-            case UNICAST, SEQUENCER -> pipeline.handleEventsWith(stages[0]);
-            case PIPELINE -> pipeline.handleEventsWith(stages[0]).then(stages[1]).then(stages[2]);
-            case MULTICAST -> pipeline.handleEventsWith(stages[0], stages[1], stages[2]);
-            case DIAMOND -> pipeline.handleEventsWith(stages[0], stages[1]).then(stages[2]);
+            case UNICAST, SEQUENCER -> pipeline.handleEventsWith(stages.get(0));
+            case PIPELINE -> pipeline.handleEventsWith(stages.get(0)).then(stages.get(1)).then(stages.get(2));
+            case MULTICAST -> pipeline.handleEventsWith(stages.get(0), stages.get(1), stages.get(2));
+            case DIAMOND -> pipeline.handleEventsWith(stages.get(0), stages.get(1)).then(stages.get(2));
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
         ring = pipeline.ringBuffer();

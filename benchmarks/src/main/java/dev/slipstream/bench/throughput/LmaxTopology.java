@@ -39,23 +39,23 @@ public final class LmaxTopology extends AbstractTopology {
                 : RingBuffer.createSingleProducer(ValueEvent::new, ringSize, LmaxWaits.create(wait));
         final BatchEventProcessorBuilder builder = new BatchEventProcessorBuilder();
         final SequenceBarrier root = ring.newBarrier();
-        final StageHandlers.Stage[] stages = StageHandlers.forShape(shape, stageCounts, sinks);
+        final List<EventHandler<ValueEvent>> stages = StageHandlers.lmax(shape, stageCounts, sinks);
         switch (shape) {
-            case UNICAST, SEQUENCER -> gate(add(builder, root, stages[0]));
+            case UNICAST, SEQUENCER -> gate(add(builder, root, stages.get(0)));
             case PIPELINE -> {
-                final Sequence a = add(builder, root, stages[0]);
-                final Sequence b = add(builder, ring.newBarrier(a), stages[1]);
-                gate(add(builder, ring.newBarrier(b), stages[2]));
+                final Sequence a = add(builder, root, stages.get(0));
+                final Sequence b = add(builder, ring.newBarrier(a), stages.get(1));
+                gate(add(builder, ring.newBarrier(b), stages.get(2)));
             }
             case MULTICAST -> {
-                for (StageHandlers.Stage stage : stages) {
+                for (EventHandler<ValueEvent> stage : stages) {
                     gate(add(builder, root, stage));
                 }
             }
             case DIAMOND -> {
-                final Sequence a = add(builder, root, stages[0]);
-                final Sequence b = add(builder, root, stages[1]);
-                gate(add(builder, ring.newBarrier(a, b), stages[2]));
+                final Sequence a = add(builder, root, stages.get(0));
+                final Sequence b = add(builder, root, stages.get(1));
+                gate(add(builder, ring.newBarrier(a, b), stages.get(2)));
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }

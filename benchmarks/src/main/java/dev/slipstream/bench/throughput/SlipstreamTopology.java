@@ -36,23 +36,23 @@ public final class SlipstreamTopology extends AbstractTopology {
         super(shape, "slipstream");
         ring = SlipWaits.ring(shape.producers() > 1, ringSize, SlipWaits.create(wait));
         final SequenceBarrier root = ring.newBarrier();
-        final StageHandlers.Stage[] stages = StageHandlers.forShape(shape, stageCounts, sinks);
+        final List<EventHandler<ValueEvent>> stages = StageHandlers.slipstream(shape, stageCounts, sinks);
         switch (shape) {
-            case UNICAST, SEQUENCER -> gate(add(root, stages[0]));
+            case UNICAST, SEQUENCER -> gate(add(root, stages.get(0)));
             case PIPELINE -> {
-                final Sequence a = add(root, stages[0]);
-                final Sequence b = add(ring.newBarrier(a), stages[1]);
-                gate(add(ring.newBarrier(b), stages[2]));
+                final Sequence a = add(root, stages.get(0));
+                final Sequence b = add(ring.newBarrier(a), stages.get(1));
+                gate(add(ring.newBarrier(b), stages.get(2)));
             }
             case MULTICAST -> {
-                for (StageHandlers.Stage stage : stages) {
+                for (EventHandler<ValueEvent> stage : stages) {
                     gate(add(root, stage));
                 }
             }
             case DIAMOND -> {
-                final Sequence a = add(root, stages[0]);
-                final Sequence b = add(root, stages[1]);
-                gate(add(ring.newBarrier(a, b), stages[2]));
+                final Sequence a = add(root, stages.get(0));
+                final Sequence b = add(root, stages.get(1));
+                gate(add(ring.newBarrier(a, b), stages.get(2)));
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
