@@ -70,7 +70,10 @@ public final class StageHandlers {
     }
 
     /**
-     * LMAX's handlers of a shape's stages, in the order of {@link Shape#stageNames()}.
+     * LMAX's handlers of a shape's stages, in the order of {@link Shape#stageNames()}: the twin of
+     * {@link #slipstream}, written out again because a lambda's class is made where the lambda is
+     * written, for the interface it is written for (one switch generic over the library would
+     * need a factory method per stage and library, twice the lines).
      *
      * @param shape the topology
      * @param counts one counter per stage
