@@ -15,13 +15,13 @@ import java.util.List;
  * implementing that library's {@code EventHandler} and nothing else, whose {@code onEvent} is the
  * stage's method. A handler class that implemented both interfaces made the dispatch cost depend
  * on the library: with three such classes behind one processor (pipeline, diamond) Slipstream's
- * consumer loop took about 0.35 ns more per event than with classes of its own interface only,
+ * consumer loop took about 0.33 ns more per event than with classes of its own interface only,
  * and LMAX's nothing (docs/benchmarks/speed-study.md, seventeenth series). Each stage counts its
  * batches in a {@link BatchCount}, before the event's effects become visible downstream.
  *
  * <pre>{@code
  * BatchCount[] counts = {new BatchCount()};
- * Sink[] sinks = {new Sink(1)};
+ * Sink[] sinks = {new Sink()};
  * pipeline.handleEventsWith(StageHandlers.slipstream(Shape.UNICAST, counts, sinks).get(0));   // Slipstream
  * lmaxBuilder.build(ring, barrier, StageHandlers.lmax(Shape.UNICAST, counts, sinks).get(0));   // LMAX
  * }</pre>
