@@ -62,8 +62,10 @@ abstract class PrqRingPad2 extends PrqRingTail {
  *
  * <p>If the word is unsafe, the enqueuer takes its claim back and, if no dequeuer has passed
  * {@code t}, takes the three steps of the article, because a dequeuer passing an unsafe cell that
- * holds an element of an older lap may leave the word as it is. CAS the value from null to the thread's own
- * reservation, then CAS the epoch to {@code t + size}, then CAS the value from the reservation to
+ * holds an element of an older lap (or another enqueuer's claim) may leave the word as it is. CAS
+ * the value from null to the thread's own reservation, check again that the head has not passed
+ * {@code t} (a claim that a dequeuer passed may have been taken back since, leaving the cell as
+ * it was), then CAS the epoch to {@code t + size}, then CAS the value from the reservation to
  * the element. A dequeuer that gives up on the cell meanwhile replaces the reservation by null and
  * the enqueuer's last CAS fails; the reservation is unique to the thread, so a late enqueuer can
  * never complete its CAS on a cell another enqueuer has reserved since (the ABA that a shared
@@ -299,14 +301,21 @@ final class PrqRing extends PrqRingPad2 {
 
     /**
      * Puts {@code e} into the unsafe cell {@code j} for position {@code t} through the thread's
-     * reservation: reserve, publish the epoch, then swap the element in.
+     * reservation: reserve, check that no dequeuer has taken position {@code t}, publish the
+     * epoch, then swap the element in.
      */
     private boolean enqueueIntoUnsafe(final int j, final long t, final long epoch, final Object e) {
         final Reservation reservation = RESERVATION.get();
-        // volatile CASes, in this order: reserve the value, mark the epoch, then publish the
-        // element (the release that pairs with the dequeuer's volatile load)
+        // volatile CASes and load, in this order: reserve the value, read the head, mark the
+        // epoch, then publish the element (the release that pairs with the dequeuer's volatile
+        // load)
         if (casValue(j, null, reservation)) {
-            if (casEpoch(j, epoch, t + size)) {
+            // The head after the reservation, not only before it: a dequeuer that passes this
+            // unsafe cell while it holds another enqueuer's claim leaves the word as it is, and
+            // that claim may be taken back before this CAS. A head still at or below t means the
+            // dequeuer of t takes its position after the reservation is in place, so it finds
+            // the reservation (and nulls it, failing the last CAS) or the published element.
+            if (lvHead() <= t && casEpoch(j, epoch, t + size)) {
                 // false: a dequeuer gave up on position t and nulled the reservation
                 return casValue(j, reservation, e);
             }

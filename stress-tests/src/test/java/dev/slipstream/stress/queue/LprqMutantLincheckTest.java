@@ -66,6 +66,16 @@ public class LprqMutantLincheckTest {
         }
     }
 
+    /**
+     * Rings of two cells that start unsafe; an enqueuer checks the head before its reservation
+     * only.
+     */
+    public static class HeadCheckedOnlyBeforeReservation extends MutantOperations {
+        public HeadCheckedOnlyBeforeReservation() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.HEAD_CHECKED_ONLY_BEFORE_RESERVATION, 2, true));
+        }
+    }
+
     /** Rings of two cells that start unsafe, no mutation: the unsafe start alone is correct. */
     public static class UnsafeStartUnmutated extends MutantOperations {
         public UnsafeStartUnmutated() {
@@ -108,6 +118,13 @@ public class LprqMutantLincheckTest {
     public void theModelCheckCatchesAnEnqueuerThatClaimsAnUnsafeCellWithItsElement() {
         final LincheckAssertionError e =
                 assertThrows(LincheckAssertionError.class, () -> modelCheck(ClaimUnsafeCellWithElement.class));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theModelCheckCatchesAnEnqueuerThatChecksTheHeadOnlyBeforeItsReservation() {
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
+                () -> modelCheck(HeadCheckedOnlyBeforeReservation.class));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 

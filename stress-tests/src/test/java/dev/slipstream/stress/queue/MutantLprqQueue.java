@@ -36,6 +36,13 @@ final class MutantLprqQueue {
          * leaves the word as it is, so the publication succeeds after the dequeuer has passed.
          */
         CLAIM_UNSAFE_CELL_WITH_ELEMENT,
+        /**
+         * An enqueuer that takes the unsafe path checks the head only before its reservation,
+         * not after it: dequeuers may pass the cell meanwhile while it holds another
+         * enqueuer's claim, which leaves the word as it is, and that claim may be taken back
+         * before the reservation, so the element is published for a position already passed.
+         */
+        HEAD_CHECKED_ONLY_BEFORE_RESERVATION,
     }
 
     private static final long FLAG = Long.MIN_VALUE;
@@ -138,7 +145,10 @@ final class MutantLprqQueue {
                     || mutation == Mutation.ENQUEUE_INTO_UNSAFE_CELL;
             if (epoch < 0 && (epoch & ~FLAG) <= t && safeEnough
                     && VALUES.compareAndSet(values, j, null, reservation)) {
-                if (EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
+                final boolean notPassed = mutation == Mutation.HEAD_CHECKED_ONLY_BEFORE_RESERVATION
+                        || mutation == Mutation.ENQUEUE_INTO_UNSAFE_CELL
+                        || (long) HEAD.getVolatile(this) <= t;
+                if (notPassed && EPOCHS.compareAndSet(epochs, j, epoch, t + size)) {
                     return VALUES.compareAndSet(values, j, reservation, e);
                 }
                 VALUES.compareAndSet(values, j, reservation, null);
