@@ -253,14 +253,21 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     @Override
     @SuppressWarnings("unchecked")
     public E poll() {
-        // volatile load: the head ring as linked
         final PrqRing h = lvHeadRing();
-        // the common poll, small enough to inline into the caller: the head ring gives an
-        // element, or it is empty and the last ring
-        final Object e = h.poll();
-        if (e != null) {
-            return (E) e;
+        // the common poll, small enough to inline into the caller. The head before the tail, both
+        // acquire loads: an empty answer held when the tail was read
+        final long head = h.lvHead();
+        final long tail = h.lvTail();
+        if (PrqRing.isOpenAndEmpty(head, tail)) {
+            return null; // the last ring, and empty: no load of next
         }
+        if (PrqRing.hasPositions(head, tail)) {
+            final Object e = h.take();
+            if (e != null) {
+                return (E) e;
+            }
+        }
+        // h is closed, or was emptied by others meanwhile
         final PrqRing next = h.lvNext();
         if (next == null || next == CLOSED_LINK) {
             return null; // h is the last ring (sealed by close() or not): never retired

@@ -356,15 +356,42 @@ final class PrqRing extends PrqRingPad2 {
      */
     boolean isEmpty() {
         final long h = lvHead();
-        return h >= (lvTail() & ~CLOSED);
+        return !hasPositions(h, lvTail());
+    }
+
+    /**
+     * Whether a ring whose head read {@code head}, and whose tail read {@code tail} after it, was
+     * empty with its tail open at the moment the tail was read. A ring is closed before a
+     * successor is linked to it, so an open ring was then the queue's last ring.
+     *
+     * <p>One compare: with both sign bits flipped a signed compare orders the two as unsigned
+     * numbers, and a closed tail (bit 63 set) is then above every head. On JDK 17 this form is
+     * what makes the queue's empty poll three loads and one branch; {@code Long.compareUnsigned}
+     * compiles to a three-way compare and made the same poll slower than four loads
+     * (docs/benchmarks/speed-study.md, eighteenth series).
+     *
+     * @param head the head, read first
+     * @param tail the tail, read after the head
+     * @return true if the ring was empty and open
+     */
+    static boolean isOpenAndEmpty(final long head, final long tail) {
+        return (head ^ Long.MIN_VALUE) >= (tail ^ Long.MIN_VALUE);
+    }
+
+    /**
+     * Whether a ring whose head read {@code head}, and whose tail read {@code tail} after it, had
+     * a position left for a dequeuer, closed or not.
+     *
+     * @param head the head, read first
+     * @param tail the tail, read after the head
+     * @return true if a dequeue would take a position
+     */
+    static boolean hasPositions(final long head, final long tail) {
+        return head < (tail & ~CLOSED);
     }
 
     /**
      * Dequeues the oldest element.
-     *
-     * <p>The common cases, an empty ring and a position whose element is there, are kept small
-     * enough for the JIT to inline into the caller's loop; anything else goes to
-     * {@link #pollAfterMiss}.
      *
      * @return the element, or null if the ring was empty
      */
@@ -372,6 +399,19 @@ final class PrqRing extends PrqRingPad2 {
         if (isEmpty()) {
             return null; // no write to head on an empty ring
         }
+        return take();
+    }
+
+    /**
+     * Takes a position and its element; for a caller that has just seen positions left (an
+     * empty ring's head is never moved by a poll).
+     *
+     * <p>The common case, a position whose element is there, is kept small enough for the JIT
+     * to inline into the caller's loop; anything else goes to {@link #pollAfterMiss}.
+     *
+     * @return the element, or null if the ring turned out empty
+     */
+    Object take() {
         // volatile FAA: the position
         final long h = (long) HEAD.getAndAdd(this, 1L);
         final int j = cell(h);

@@ -66,6 +66,13 @@ public class LprqMutantLincheckTest {
         }
     }
 
+    /** Rings of two cells; a poll ends on an empty head ring that is closed. */
+    public static class EmptyClosedRingEndsPoll extends MutantOperations {
+        public EmptyClosedRingEndsPoll() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.EMPTY_CLOSED_RING_ENDS_POLL, 2));
+        }
+    }
+
     /**
      * Rings of two cells that start unsafe; an enqueuer checks the head before its reservation
      * only.
@@ -118,6 +125,13 @@ public class LprqMutantLincheckTest {
     public void theModelCheckCatchesAnEnqueuerThatClaimsAnUnsafeCellWithItsElement() {
         final LincheckAssertionError e =
                 assertThrows(LincheckAssertionError.class, () -> modelCheck(ClaimUnsafeCellWithElement.class));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theModelCheckCatchesAPollThatEndsOnAnEmptyClosedRing() {
+        final LincheckAssertionError e =
+                assertThrows(LincheckAssertionError.class, () -> modelCheck(EmptyClosedRingEndsPoll.class));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 

@@ -37,6 +37,12 @@ final class MutantLprqQueue {
          */
         CLAIM_UNSAFE_CELL_WITH_ELEMENT,
         /**
+         * A poll that finds the head ring empty answers that the queue is empty also when the
+         * ring's tail is closed, without looking for a successor: the production poll skips
+         * the successor only when the tail is open (no ring is linked after an open one).
+         */
+        EMPTY_CLOSED_RING_ENDS_POLL,
+        /**
          * An enqueuer that takes the unsafe path checks the head only before its reservation,
          * not after it: dequeuers may pass the cell meanwhile while it holds another
          * enqueuer's claim, which leaves the word as it is, and that claim may be taken back
@@ -271,6 +277,14 @@ final class MutantLprqQueue {
 
     Object poll() {
         Ring h = (Ring) HEAD_RING.getVolatile(this);
+        final long head = (long) HEAD.getVolatile(h);
+        final long tail = (long) TAIL.getVolatile(h);
+        final boolean endsPoll = mutation == Mutation.EMPTY_CLOSED_RING_ENDS_POLL
+                ? head >= (tail & ~FLAG) // empty, closed or not
+                : (head ^ FLAG) >= (tail ^ FLAG); // empty and open
+        if (endsPoll) {
+            return null;
+        }
         while (true) {
             Object e = h.poll();
             if (e != null) {
