@@ -43,7 +43,7 @@ final class PrqIterator<E> extends LookAheadIterator<E> {
         // volatile loads (in firstPosition and endPosition): positions below the head are taken
         // or being taken; a ring with a successor is closed, so its tail bounds its elements
         position = r.firstPosition();
-        end = r == last ? Math.min(lastEnd, r.endPosition(position)) : r.endPosition(position);
+        end = r == last ? Math.min(lastEnd, r.endPosition()) : r.endPosition();
     }
 
     @Override

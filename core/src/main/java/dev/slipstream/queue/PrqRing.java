@@ -552,12 +552,17 @@ final class PrqRing extends PrqRingPad2 {
     }
 
     /**
-     * One past the last position that can hold an element for a walk starting at {@code from}:
-     * the tail, and at most a ring's length past {@code from} (an element at position {@code p}
-     * needs the head above {@code p - size}).
+     * One past the last position that can hold an element: the tail, read now. Not a ring's
+     * length past the head: an offer publishes at its position whenever the cell's epoch word is
+     * still a safe position below it, which is the case while every earlier position of that cell
+     * was skipped (taken by an offer that failed there, none published or passed), so an element
+     * can sit a lap or more past the head. The walk stays short: an offer that fails at a position
+     * a ring's length past the head closes the ring.
+     *
+     * @return a position
      */
-    long endPosition(final long from) {
-        return Math.min(lvTail() & ~CLOSED, from + size);
+    long endPosition() {
+        return lvTail() & ~CLOSED;
     }
 
     /**
@@ -567,7 +572,7 @@ final class PrqRing extends PrqRingPad2 {
      */
     long countElements() {
         final long from = firstPosition();
-        final long end = endPosition(from);
+        final long end = endPosition();
         long n = 0;
         for (long p = from; p < end; p++) {
             if (elementAt(p) != null) {
@@ -584,7 +589,7 @@ final class PrqRing extends PrqRingPad2 {
      */
     Object peek() {
         final long from = firstPosition();
-        final long end = endPosition(from);
+        final long end = endPosition();
         for (long p = from; p < end; p++) {
             final Object v = elementAt(p);
             if (v != null) {
