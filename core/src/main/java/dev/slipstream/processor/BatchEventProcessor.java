@@ -400,6 +400,9 @@ public final class BatchEventProcessor<E> implements EventProcessor {
         notifyBatchStart(first, size, queueDepth, policy);
         int failures = 0;
         long s = first;
+        // A try around each event's call, not one around the loop: the loop with its try outside
+        // and the catches resuming it ran slower per event (docs/benchmarks/speed-study.md,
+        // eighteenth series)
         while (s <= last) {
             final E event = dataProvider.get(s);
             try {
