@@ -115,6 +115,11 @@ public final class BatchRewindExample {
                 throw new IllegalStateException(result.toString());
             }
             Examples.printThroughput("journal with batch rewind", events, start);
+            if (outcome.givenUp > 0) {
+                // close() below logs a result that is not clean as a WARNING; here that is the plan
+                System.out.printf("expected: the WARNING logged on close reports the %d trade(s) given up"
+                        + " after their rewinds (skipped by design); nothing else was left%n", outcome.givenUp);
+            }
         }
         return outcome;
     }

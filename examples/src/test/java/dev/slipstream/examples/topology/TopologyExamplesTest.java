@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,6 +76,21 @@ class TopologyExamplesTest {
         assertEquals(EVENTS - 1, outcome.stored, "every trade but 777 was stored, once");
         assertEquals(EVENTS / 1000, outcome.transientFailures);
         assertEquals(1, outcome.givenUp);
+    }
+
+    @Test
+    void batchRewindSaysTheWarningOnCloseIsExpected() {
+        final PrintStream out = System.out;
+        final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            BatchRewindExample.main(new String[] {"1000"});
+        } finally {
+            System.setOut(out);
+        }
+        final String printed = captured.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("expected: the WARNING logged on close reports the 1 trade(s) given up"),
+                printed);
     }
 
     @Test
