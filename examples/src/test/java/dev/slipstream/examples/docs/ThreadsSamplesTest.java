@@ -1,6 +1,7 @@
 package dev.slipstream.examples.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.topology.Slipstream;
@@ -9,6 +10,7 @@ import dev.slipstream.wait.BusySpinWaitStrategy;
 import java.time.Duration;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -25,13 +27,15 @@ class ThreadsSamplesTest {
 
         @Override
         public Thread newThread(Runnable body) {
-            return new Thread(() -> {
+            Thread thread = new Thread(() -> {
                 try (AutoCloseable core = acquireCore.get()) {          // released when the stage ends
                     body.run();
                 } catch (Exception e) {
                     throw new IllegalStateException("could not release the core", e);
                 }
             });
+            thread.setDaemon(true);       // as the default factory's: a stuck stage cannot keep the JVM alive
+            return thread;
         }
     }
 
@@ -39,14 +43,15 @@ class ThreadsSamplesTest {
     void pinnedStage() throws Exception {
         final AtomicLong matched = new AtomicLong();
         final AtomicInteger heldWhileMatching = new AtomicInteger();
+        final AtomicBoolean matcherOnDaemon = new AtomicBoolean();
         final EventHandler<Order> journal = (order, sequence, endOfBatch) -> { };
         final EventHandler<Order> matcher = (order, sequence, endOfBatch) -> {
             heldWhileMatching.set(AffinityLock.HELD.get());
+            matcherOnDaemon.set(Thread.currentThread().isDaemon());
             matched.incrementAndGet();
         };
         Slipstream<Order> pipeline = Slipstream.builder(Order::new)
-                .threadFactory(Thread::new)                                    // most stages: plain threads
-                .build();
+                .build();                                                      // most stages: the default daemon threads
         pipeline.handleEventsWith(StageSpec.of("journal", journal))           // unpinned, sleeps
                 .then(StageSpec.of("match", matcher)
                         .threadFactory(new PinnedThreads(AffinityLock::acquireCore))   // the hot path, pinned
@@ -57,5 +62,6 @@ class ThreadsSamplesTest {
         assertEquals(1, matched.get());
         assertEquals(1, heldWhileMatching.get());
         assertEquals(0, AffinityLock.HELD.get());
+        assertTrue(matcherOnDaemon.get(), "PinnedThreads makes daemon threads");
     }
 }

@@ -16,6 +16,7 @@ import dev.slipstream.wait.HybridWaitStrategy;
 import dev.slipstream.wait.ProducerWaitStrategies;
 import dev.slipstream.wait.SleepingWaitStrategy;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,11 @@ class TopologySamplesTest {
     private final AtomicLong matched = new AtomicLong();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong audited = new AtomicLong();
-    private final EventHandler<Order> journal = Support.counting(journalled);
+    private final AtomicBoolean journalOnDaemon = new AtomicBoolean();
+    private final EventHandler<Order> journal = (order, sequence, endOfBatch) -> {
+        journalOnDaemon.set(Thread.currentThread().isDaemon());
+        journalled.incrementAndGet();
+    };
     private final EventHandler<Order> replicator = Support.counting(replicated);
     private final EventHandler<Order> matcher = Support.counting(matched);
     private final EventHandler<Order> publisher = Support.counting(published);
@@ -41,7 +46,11 @@ class TopologySamplesTest {
                 .producers(ProducerType.MULTI)                    // default MULTI: always safe
                 .waitStrategy(new HybridWaitStrategy())           // default: HybridWaitStrategy
                 .producerWaitStrategy(ProducerWaitStrategies.defaultStrategy())
-                .threadFactory(Thread::new)                       // see threads-and-pinning.md
+                .threadFactory(body -> {                          // see threads-and-pinning.md
+                    Thread thread = new Thread(body);
+                    thread.setDaemon(true);                       // as the default: a stuck stage
+                    return thread;                                // cannot keep the JVM alive
+                })
                 .exceptionHandler(ExceptionHandlers.logAndContinue())
                 .stallThreshold(Duration.ofSeconds(1))            // JFR stall events, see monitoring.md
                 .build();
@@ -70,6 +79,7 @@ class TopologySamplesTest {
         System.out.println(graph.toDot());      // Graphviz
         pipeline.shutdown(Duration.ofSeconds(10)).requireClean();
         assertEquals(1, journalled.get());
+        assertTrue(journalOnDaemon.get(), "the sample's thread factory makes daemon threads");
         assertEquals(1, replicated.get());
         assertEquals(1, matched.get());
         assertEquals(1, published.get());
