@@ -1,62 +1,55 @@
 package dev.slipstream.examples.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.slipstream.processor.BatchEventProcessor;
-import dev.slipstream.processor.EventHandler;
-import dev.slipstream.ring.RingBuffer;
-import dev.slipstream.topology.Slipstream;
-import dev.slipstream.wait.HybridWaitStrategy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicLong;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The code samples of README.md, as written there. */
+/** The code sample of README.md ({@link QuickStart}, as written there), run as a reader runs it. */
 class ReadmeSamplesTest {
+    private static final String OUTPUT = "trade 0: price 1000, fee 10, tax 20\n"
+            + "trade 1: price 2000, fee 20, tax 40\n"
+            + "trade 2: price 3000, fee 30, tax 60";
+
+    /** The repository's root: the folder with README.md and docs/guide. */
+    private static Path root() {
+        Path dir = Path.of("").toAbsolutePath();
+        while (dir != null && !(Files.isRegularFile(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("docs/guide")))) {
+            dir = dir.getParent();
+        }
+        assertTrue(dir != null, "no README.md with docs/guide above " + Path.of("").toAbsolutePath());
+        return dir;
+    }
+
     @Test
-    void tenLinesPrintsThePublishedPrice() throws Exception {
+    void quickStartSettlesEveryTradeAfterBothParallelStages() throws Exception {
         final PrintStream out = System.out;
         final ByteArrayOutputStream captured = new ByteArrayOutputStream();
         System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            RingBuffer<Trade> ring = RingBuffer.createSingleProducer(Trade::new, 1024, new HybridWaitStrategy());
-            BatchEventProcessor<Trade> journal = new BatchEventProcessor<>(ring, ring.newBarrier(),
-                    (trade, sequence, endOfBatch) -> System.out.println(trade.price));
-            ring.addGatingSequences(journal.getSequence());   // the producer never laps the journal
-            Thread thread = new Thread(journal, "journal");
-            thread.start();
-
-            // 101L is boxed: Long.valueOf caches -128..127, so this call allocates nothing, a larger price would
-            ring.publishEvent((trade, sequence, price) -> trade.price = price, 101L);
-
-            while (journal.getSequence().get() < ring.getCursor()) {   // wait until the journal has handled it
-                Thread.onSpinWait();
-            }
-            journal.halt();                                   // stops after the batch in hand; no drain
-            thread.join();
+            QuickStart.main(new String[0]);
         } finally {
             System.setOut(out);
         }
-        assertEquals("101", captured.toString(StandardCharsets.UTF_8).strip());
+        // the README shows this output under the sample
+        assertEquals(OUTPUT, captured.toString(StandardCharsets.UTF_8).strip().replace(System.lineSeparator(), "\n"));
     }
 
     @Test
-    void dslPipelineDrainsOnClose() throws Exception {
-        final AtomicLong journalled = new AtomicLong();
-        final AtomicLong replicated = new AtomicLong();
-        final AtomicLong matched = new AtomicLong();
-        final EventHandler<Trade> journal = (trade, sequence, endOfBatch) -> journalled.incrementAndGet();
-        final EventHandler<Trade> replicate = (trade, sequence, endOfBatch) -> replicated.incrementAndGet();
-        final EventHandler<Trade> matchingEngine = (trade, sequence, endOfBatch) -> matched.addAndGet(trade.price);
-        try (Slipstream<Trade> pipeline = Slipstream.builder(Trade::new).ringSize(1024).build()) {
-            pipeline.handleEventsWith(journal, replicate).then(matchingEngine);
-            pipeline.start();
-            pipeline.publishEvent((trade, sequence, price) -> trade.price = price, 101L);
-        }   // close(): drains every published event through every stage, then joins the threads
-        assertEquals(1, journalled.get());
-        assertEquals(1, replicated.get());
-        assertEquals(101, matched.get());
+    void theReadmeShowsTheOutputAndRunsTheJarThisVersionBuilds() throws Exception {
+        final Path root = root();
+        final String readme = Files.readString(root.resolve("README.md"), StandardCharsets.UTF_8);
+        assertTrue(readme.contains("```\n" + OUTPUT + "\n```"), "README.md shows the output of QuickStart");
+        final String version = DocsConsistencyTest.projectVersion(root);
+        final Matcher jar = Pattern.compile("core/target/slipstream-core-([^ ]+)\\.jar QuickStart\\.java").matcher(readme);
+        assertTrue(jar.find(), "README.md runs QuickStart.java against the core jar");
+        assertEquals(version, jar.group(1), "the core jar's version in README.md's run command");
     }
 }
