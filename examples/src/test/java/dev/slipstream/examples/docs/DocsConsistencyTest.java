@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,7 +32,19 @@ import org.junit.jupiter.api.Test;
  *       when Slipstream has a public type of that name;</li>
  *   <li>no page, code comments in its samples included, repeats a claim the code contradicts
  *       ({@link #CONTRADICTED}), such as "halt() stops at once" (a halt stops after the batch in
- *       hand).</li>
+ *       hand), or shows a sample thread factory that makes non-daemon stage threads;</li>
+ *   <li>every name in backticks that reads as a Java type ({@code LprqQueue}, {@code Thread.onSpinWait()},
+ *       {@code JournalCrashTest}) names one that exists: in a module's main or test sources, in the
+ *       JDK or a library on this module's class path (its member checked by reflection), or in
+ *       {@link #ELSEWHERE};</li>
+ *   <li>an index page (README.md, the guide's index, the architecture page) that mentions a queue
+ *       names every public queue class of {@code dev.slipstream.queue}: none left out;</li>
+ *   <li>the architecture page's access mode for a constructor (its memory-ordering table) is the
+ *       one the constructor's code uses: a "release store" needs a {@code setRelease} there, a
+ *       "plain store" has no ordered store (rows of other methods are not checked: they reach
+ *       their ordering through calls, such as {@code Sequence.set});</li>
+ *   <li>every relative link of README.md, CHANGELOG.md and docs/ points at a file that exists, and
+ *       an anchor at a heading of that page.</li>
  * </ul>
  * The migration guide's first column names LMAX Disruptor's API, which is not checked. Each check
  * is also run on a page written to be wrong, to show it catches what it is for.
@@ -53,7 +67,10 @@ class DocsConsistencyTest {
             Pattern.compile("(?i)tryPublishEvents?[^.\\n]*throws?\\s+`?SequencerClosedException"),
             "a tryPublish... on a closed ring returns false",
             Pattern.compile("(?i)plain non-daemon threads"),
-            "stage threads are daemon threads by default");
+            "stage threads are daemon threads by default",
+            Pattern.compile("threadFactory\\(Thread::new\\)"),
+            "Thread::new called from main makes non-daemon stage threads, and a stuck stage then keeps the"
+                    + " JVM alive after shutdown: make daemon threads (setDaemon(true)) as the default factory does");
 
     /** Places where a page repeats a contradicted claim. */
     static List<String> contradictions(final String page, final String text) {
@@ -243,6 +260,323 @@ class DocsConsistencyTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A name in backticks that reads as a Java type, with an optional member: {@code Type}, {@code Type<E>}, {@code Type.member()}. */
+    private static final Pattern TYPE_NAME = Pattern.compile(
+            "([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?:<[^>]*>)?(?:[.#]([a-zA-Z_]\\w*))?(?:\\(.*\\))?");
+    /** Packages where a name that is not Slipstream's is looked up: the JDK's, and the libraries on this module's class path. */
+    private static final List<String> FOREIGN_PACKAGES = List.of("java.lang", "java.util", "java.util.concurrent",
+            "java.util.concurrent.atomic", "java.util.concurrent.locks", "java.util.function", "java.util.stream",
+            "java.io", "java.nio", "java.nio.channels", "java.nio.file", "java.time", "java.lang.invoke",
+            "java.lang.management", "java.lang.ref", "java.net", "jdk.jfr", "sun.misc", "io.aeron", "io.aeron.driver",
+            "io.aeron.logbuffer", "org.agrona", "org.agrona.concurrent", "org.HdrHistogram",
+            "io.micrometer.core.instrument", "io.micrometer.core.instrument.binder");
+    /** Types the docs name that are on no class path of this module, with where they come from. */
+    static final Map<String, String> ELSEWHERE = Map.of(
+            "QueueTestSuiteBuilder", "Guava testlib, a test dependency of core");
+    /** The pages that list what the project has: each names every queue if it names one. */
+    static final List<String> INDEX_PAGES = List.of("README.md", "docs/guide/README.md", "docs/architecture.md");
+    private static final Pattern QUEUE_WORDS = Pattern.compile("\\b(?:SCQ|LSCQ|LPRQ|\\w+Queue)\\b");
+    private static final Pattern LINK = Pattern.compile("!?\\[(?:[^\\[\\]]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)\\)");
+    private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.+?)\\s*#*\\s*$");
+    private static final Pattern ACCESS_MODE = Pattern.compile(
+            "^(plain|release|acquire|opaque|volatile) (store|load)s?\\b");
+    /** What a constructor's code must (or, for a plain store, must not) contain for each ordered store. */
+    private static final Map<String, Pattern> STORE_MARKERS = Map.of(
+            "release", Pattern.compile("\\.setRelease\\(|\\.lazySet\\(|\\bso[A-Z]\\w*\\("),
+            "opaque", Pattern.compile("\\.setOpaque\\("),
+            "volatile", Pattern.compile("\\.setVolatile\\(|\\bsv[A-Z]\\w*\\("));
+
+    /**
+     * Simple names of the types declared in every module's main and test sources: nested and
+     * package-private ones included (a padding class, a sample's host, a test the docs name).
+     */
+    static Set<String> declaredTypes(final Path root) throws IOException {
+        final Set<String> names = new HashSet<>();
+        try (Stream<Path> modules = Files.list(root)) {
+            for (final Path dir : modules.flatMap(m -> Stream.of(m.resolve("src/main/java"), m.resolve("src/test/java")))
+                    .filter(Files::isDirectory).toList()) {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    for (final Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        names.add(f.getFileName().toString().replace(".java", ""));
+                        final Matcher nested = Pattern.compile("(?:class|interface|enum|record)\\s+([A-Z]\\w*)")
+                                .matcher(code(read(f)));
+                        while (nested.find()) {
+                            names.add(nested.group(1));
+                        }
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    /** The JDK's or a library's class of that simple name, or null. */
+    private static Class<?> foreign(final String simpleName) {
+        for (final String pkg : FOREIGN_PACKAGES) {
+            try {
+                return Class.forName(pkg + "." + simpleName, false, DocsConsistencyTest.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not in this package
+            }
+        }
+        return null;
+    }
+
+    private static boolean hasMember(final Class<?> type, final String member) {
+        return Stream.of(type.getMethods()).anyMatch(m -> m.getName().equals(member))
+                || Stream.of(type.getFields()).anyMatch(f -> f.getName().equals(member))
+                || Stream.of(type.getClasses()).anyMatch(c -> c.getSimpleName().equals(member));
+    }
+
+    /**
+     * Names in backticks, outside code blocks, that read as a Java type but name none that exists:
+     * not declared in the sources (main or test), not in the JDK or on this module's class path, not in
+     * {@link #ELSEWHERE}; or a JDK or library type's member that the type does not have. Names all
+     * in capitals ({@code SHARED}) are constants, not types, and are not checked here.
+     */
+    static List<String> unknownTypes(final String page, final String text, final Map<String, List<Path>> sources,
+                                     final Set<String> declared) {
+        final List<String> unknown = new ArrayList<>();
+        for (final String span : spans(page, text)) {
+            final Matcher m = TYPE_NAME.matcher(span);
+            if (!m.matches() || sources.containsKey(m.group(1)) || ELSEWHERE.containsKey(m.group(1))) {
+                continue;
+            }
+            if (declared.contains(m.group(1))) {
+                continue;
+            }
+            final Class<?> type = foreign(m.group(1));
+            if (type == null) {
+                unknown.add(page + ": `" + span + "`: no type " + m.group(1) + " in the sources, the JDK or the"
+                        + " libraries on the class path (a name from elsewhere goes in ELSEWHERE, with where it comes from)");
+            } else if (m.group(2) != null && !hasMember(type, m.group(2))) {
+                unknown.add(page + ": `" + span + "`: " + type.getName() + " has no " + m.group(2));
+            }
+        }
+        return unknown;
+    }
+
+    /** The public, concrete queue classes of {@code dev.slipstream.queue}: the families an index must list. */
+    static List<String> queueClasses(final Path root) throws IOException {
+        final List<String> queues = new ArrayList<>();
+        try (Stream<Path> files = Files.list(root.resolve("core/src/main/java/dev/slipstream/queue"))) {
+            for (final Path f : files.filter(f -> f.toString().endsWith("Queue.java")).sorted().toList()) {
+                final String name = f.getFileName().toString().replace(".java", "");
+                if (Pattern.compile("public\\s+(?:final\\s+)?class\\s+" + name + "\\b").matcher(code(read(f))).find()) {
+                    queues.add(name);
+                }
+            }
+        }
+        return queues;
+    }
+
+    /** The queue classes an index page leaves out, when it mentions a queue (SCQ, LSCQ, LPRQ or a class) at all. */
+    static List<String> missingQueues(final String page, final String text, final List<String> queues) {
+        final Matcher mention = QUEUE_WORDS.matcher(text);
+        boolean mentions = false;
+        while (mention.find()) {
+            final String word = mention.group();
+            mentions |= !word.endsWith("Queue") || queues.contains(word);
+        }
+        final List<String> missing = new ArrayList<>();
+        if (mentions) {
+            for (final String queue : queues) {
+                if (!Pattern.compile("\\b" + queue + "\\b").matcher(text).find()) {
+                    missing.add(page + ": mentions the queues but not " + queue);
+                }
+            }
+        }
+        return missing;
+    }
+
+    /** The bodies of a source's constructors or methods of that name, comments and strings aside. */
+    private static List<String> bodies(final String source, final String name) {
+        final List<String> bodies = new ArrayList<>();
+        final String code = code(source);
+        final Matcher m = Pattern.compile("\\b" + Pattern.quote(name) + "\\s*\\([^;{)]*\\)\\s*(?:throws[^{;]*)?\\{")
+                .matcher(code);
+        while (m.find()) {
+            int depth = 1;
+            int i = m.end();
+            while (depth > 0 && i < code.length()) {
+                final char c = code.charAt(i++);
+                depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+            }
+            bodies.add(code.substring(m.end(), i));
+        }
+        return bodies;
+    }
+
+    /**
+     * Rows of a memory-ordering table (columns file, method, access) whose method is a constructor
+     * and whose access mode, a store, is not the one the constructor's code uses. A row with an
+     * empty file cell continues the file above; {@code readSource} gives a file's source by the
+     * path in its cell, or null.
+     */
+    static List<String> wrongConstructorModes(final String page, final String text,
+                                              final java.util.function.Function<String, String> readSource) {
+        final List<String> wrong = new ArrayList<>();
+        String file = null;
+        for (final String line : text.split("\n")) {
+            final String[] cells = line.split("\\|", -1);
+            if (cells.length < 5 || !line.startsWith("|")) {
+                continue;
+            }
+            final Matcher fileCell = Pattern.compile("`([\\w/]+/([A-Z]\\w*)\\.java)`").matcher(cells[1]);
+            if (fileCell.find()) {
+                file = fileCell.group(1);
+            } else if (!cells[1].isBlank()) {
+                file = null;
+            }
+            final String method = cells[2].strip();
+            final Matcher mode = ACCESS_MODE.matcher(cells[3].strip().toLowerCase(java.util.Locale.ROOT));
+            if (file == null || !method.startsWith("constructor") || !mode.find() || !mode.group(2).equals("store")) {
+                continue;
+            }
+            final String source = readSource.apply(file);
+            if (source == null) {
+                wrong.add(page + ": no source " + file + " for the row `" + line.strip() + "`");
+                continue;
+            }
+            final String type = file.substring(file.lastIndexOf('/') + 1).replace(".java", "");
+            final String constructors = String.join("\n", bodies(source, type));
+            final String claimed = mode.group(1);
+            final boolean holds = claimed.equals("plain")
+                    ? STORE_MARKERS.values().stream().noneMatch(p -> p.matcher(constructors).find())
+                    : STORE_MARKERS.containsKey(claimed) && STORE_MARKERS.get(claimed).matcher(constructors).find();
+            if (!holds) {
+                wrong.add(page + ": says the " + type + " constructor does a " + claimed + " store, but its code"
+                        + (claimed.equals("plain") ? " has an ordered store" : " has no " + claimed + " store"));
+            }
+        }
+        return wrong;
+    }
+
+    /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+    static String anchor(final String heading) {
+        return heading.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+    }
+
+    /** Relative links of a page (code blocks aside) whose file does not exist, or whose anchor no heading has. */
+    static List<String> brokenLinks(final Path root, final Path page) throws IOException {
+        final List<String> broken = new ArrayList<>();
+        final String text = Files.readString(page, StandardCharsets.UTF_8).replaceAll("(?s)```.*?```", "");
+        final Matcher m = LINK.matcher(text);
+        while (m.find()) {
+            final String target = m.group(1);
+            if (target.matches("^[a-z]+:.*") || target.startsWith("/")) {
+                continue;
+            }
+            final int hash = target.indexOf('#');
+            final String file = hash < 0 ? target : target.substring(0, hash);
+            final Path resolved = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
+            if (!Files.exists(resolved)) {
+                broken.add(root.relativize(page) + ": (" + target + "): no such file");
+            } else if (hash >= 0 && resolved.toString().endsWith(".md")) {
+                final String wanted = target.substring(hash + 1);
+                final Matcher h = HEADING.matcher(Files.readString(resolved, StandardCharsets.UTF_8)
+                        .replaceAll("(?s)```.*?```", ""));
+                boolean found = false;
+                while (h.find() && !found) {
+                    found = anchor(h.group(1)).equals(wanted);
+                }
+                if (!found) {
+                    broken.add(root.relativize(page) + ": (" + target + "): no heading with that anchor");
+                }
+            }
+        }
+        return broken;
+    }
+
+    /** README.md, CHANGELOG.md and every Markdown page under docs/. */
+    private static List<Path> linkedPages(final Path root) throws IOException {
+        final List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("CHANGELOG.md")));
+        try (Stream<Path> docs = Files.walk(root.resolve("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
+        }
+        return pages;
+    }
+
+    @Test
+    void everyTypeNameTheDocsMentionExists() throws IOException {
+        final Path root = root();
+        final Map<String, List<Path>> sources = sources(root);
+        final Set<String> tests = declaredTypes(root);
+        final List<String> unknown = new ArrayList<>();
+        pages(root).forEach((page, text) -> unknown.addAll(unknownTypes(page, text, sources, tests)));
+        assertEquals(List.of(), unknown);
+    }
+
+    @Test
+    void anIndexThatMentionsTheQueuesNamesEveryOne() throws IOException {
+        final Path root = root();
+        final List<String> queues = queueClasses(root);
+        assertTrue(queues.containsAll(List.of("LprqQueue", "ScqQueue", "LscqQueue", "LprqBlockingQueue",
+                "ScqBlockingQueue", "LscqBlockingQueue")), queues::toString);
+        final List<String> missing = new ArrayList<>();
+        for (final String page : INDEX_PAGES) {
+            missing.addAll(missingQueues(page, Files.readString(root.resolve(page), StandardCharsets.UTF_8), queues));
+        }
+        assertEquals(List.of(), missing);
+    }
+
+    @Test
+    void theArchitecturePageGivesEachConstructorTheAccessModeItsCodeUses() throws IOException {
+        final Path root = root();
+        final String page = "docs/architecture.md";
+        final String text = Files.readString(root.resolve(page), StandardCharsets.UTF_8);
+        assertTrue(text.contains("| `sequence/Sequence.java` | constructor |"),
+                "the check reads the memory-ordering table's constructor rows; the Sequence row is gone");
+        assertEquals(List.of(), wrongConstructorModes(page, text, file -> {
+            final Path source = root.resolve("core/src/main/java/dev/slipstream").resolve(file);
+            return Files.isRegularFile(source) ? read(source) : null;
+        }));
+    }
+
+    @Test
+    void everyRelativeLinkOfTheDocsResolves() throws IOException {
+        final Path root = root();
+        final List<String> broken = new ArrayList<>();
+        for (final Path page : linkedPages(root)) {
+            broken.addAll(brokenLinks(root, page));
+        }
+        assertEquals(List.of(), broken);
+    }
+
+    @Test
+    void theNewChecksCatchPagesWrittenToBeWrong(@org.junit.jupiter.api.io.TempDir final Path dir) throws IOException {
+        final Path root = root();
+        final Map<String, List<Path>> sources = sources(root);
+        final Set<String> tests = declaredTypes(root);
+        final String names = "Use `LprqQueue`, `ScqQueue.offer`, `Thread.onSpinWait()`, `ArrayBlockingQueue`,"
+                + " `JournalCrashTest`, `SHARED`, `QueueTestSuiteBuilder`; not `JournalReplayer`, `Thread.onSpinWaits()`.";
+        assertEquals(List.of(
+                "wrong.md: `JournalReplayer`: no type JournalReplayer in the sources, the JDK or the libraries on the"
+                        + " class path (a name from elsewhere goes in ELSEWHERE, with where it comes from)",
+                "wrong.md: `Thread.onSpinWaits()`: java.lang.Thread has no onSpinWaits"),
+                unknownTypes("wrong.md", names, sources, tests));
+        final List<String> queues = queueClasses(root);
+        final String index = "- SCQ/LSCQ, a lock-free queue (`ScqQueue`, `LscqQueue`, `ScqBlockingQueue`, `LscqBlockingQueue`)";
+        final List<String> left = missingQueues("index.md", index, queues);
+        assertTrue(left.contains("index.md: mentions the queues but not LprqQueue")
+                && left.contains("index.md: mentions the queues but not LprqBlockingQueue"), left::toString);
+        assertEquals(List.of(), missingQueues("index.md", "A `ConcurrentLinkedQueue` is not ours.", queues));
+        final String table = "| file | method | access | what it orders |\n| --- | --- | --- | --- |\n"
+                + "| `sequence/Sequence.java` | constructor | release store | a sequence obtained through a race |\n"
+                + "| | `get` / `set` | acquire load / release store | the basic pair |\n";
+        final String sequence = read(root.resolve("core/src/main/java/dev/slipstream/sequence/Sequence.java"));
+        assertEquals(List.of("wrong.md: says the Sequence constructor does a release store, but its code has no release store"),
+                wrongConstructorModes("wrong.md", table, file -> sequence));
+        assertEquals(List.of(), wrongConstructorModes("right.md", table.replace("release store | a sequence",
+                "plain store | a sequence"), file -> sequence));
+        final Path page = dir.resolve("page.md");
+        Files.writeString(page, "# Title\n\n## A section\n\n[ok](page.md#a-section), [gone](gone.md),"
+                + " [bad anchor](#no-such-section)\n\n```\n[in code](nowhere.md)\n```\n");
+        assertEquals(List.of("page.md: (gone.md): no such file", "page.md: (#no-such-section): no heading with that anchor"),
+                brokenLinks(dir, page));
+        assertEquals(1, contradictions("wrong.md", "        .threadFactory(Thread::new)   // plain threads\n").size());
     }
 
     @Test
