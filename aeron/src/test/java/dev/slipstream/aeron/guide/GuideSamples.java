@@ -77,7 +77,7 @@ final class GuideSamples {
                         }
                     })
                     .build();
-            receiver = new Thread(fromGateway, "from-gateway");
+            receiver = new Thread(fromGateway, "from-gateway");   // not a daemon: joined when stopping, below
             receiver.start();
         }
 

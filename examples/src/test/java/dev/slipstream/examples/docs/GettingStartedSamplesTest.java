@@ -58,7 +58,7 @@ class GettingStartedSamplesTest {
         BatchEventProcessor<Trade> journal =
                 new BatchEventProcessor<>(ring, ring.newBarrier(), (trade, sequence, endOfBatch) -> log(trade));
         ring.addGatingSequences(journal.getSequence());   // the producer never laps the journal
-        Thread thread = new Thread(journal, "journal");
+        Thread thread = new Thread(journal, "journal");   // not a daemon: halted and joined below
         thread.start();
 
         long sequence = ring.next();                       // claim
