@@ -16,7 +16,7 @@
 #   env SPLIT:  also split every measurement iteration at this score into a slow and a fast mode
 #               and compare the sides within each mode (for benchmarks whose iterations jump
 #               between two levels while the machine moves its virtual CPUs; see
-#               docs/benchmarks/speed-study.md)
+#               docs/benchmarks/history/speed-study.md)
 #   env KEEP:   copy the raw JMH outputs (JSON and logs) into this directory
 # Example:
 #   benchmarks/scripts/interleaved.sh 7 UnicastThroughput yielding \

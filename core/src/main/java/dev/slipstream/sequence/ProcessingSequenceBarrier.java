@@ -26,7 +26,7 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
     /**
      * Yields before waiting on the strategy behind a claimed, unpublished slot: enough for a
      * preempted producer to be scheduled and publish, few enough that a slot which stays
-     * unpublished soon reaches the strategy's wait (see docs/benchmarks/speed-study.md).
+     * unpublished soon reaches the strategy's wait (see docs/benchmarks/history/speed-study.md).
      */
     private static final int YIELDS_BEFORE_WAIT = 4;
 

@@ -104,7 +104,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         // look at other threads' lines unless the cached consumer position says the ring may be
         // full. A producer whose claim path is a few instructions longer than its consumer's loop
         // lets the consumer catch up and chase it a few slots behind, where every event costs
-        // both threads a cache miss (docs/benchmarks/speed-study.md, "continuous stream").
+        // both threads a cache miss (docs/benchmarks/history/speed-study.md, "continuous stream").
         final long claimed = nextValue;
         final long nextSequence = claimed + 1L;
         final long cached = cachedGatingSequence;

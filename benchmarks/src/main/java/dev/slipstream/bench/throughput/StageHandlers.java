@@ -16,7 +16,7 @@ import java.util.List;
  * stage's method. A handler class that implemented both interfaces made the dispatch cost depend
  * on the library: with three such classes behind one processor (pipeline, diamond) Slipstream's
  * consumer loop took about 0.33 ns more per event than with classes of its own interface only,
- * and LMAX's nothing (docs/benchmarks/speed-study.md, seventeenth series). Each stage counts its
+ * and LMAX's nothing (docs/benchmarks/history/speed-study.md, seventeenth series). Each stage counts its
  * batches in a {@link BatchCount}, before the event's effects become visible downstream.
  *
  * <pre>{@code
