@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -36,10 +36,12 @@ import java.util.zip.CRC32C;
  * }</pre>
  */
 public final class JournalReader {
+    private final SegmentDirectory segmentFiles;
     private final Path directory;
 
-    private JournalReader(final Path directory) {
-        this.directory = directory;
+    JournalReader(final SegmentDirectory segmentFiles) {
+        this.segmentFiles = segmentFiles;
+        this.directory = segmentFiles.path();
     }
 
     /**
@@ -56,7 +58,7 @@ public final class JournalReader {
             throw new JournalException("journal directory " + directory + " does not exist or is not a directory",
                     directory, -1, -1, null);
         }
-        return new JournalReader(directory);
+        return new JournalReader(SegmentDirectory.of(directory));
     }
 
     /**
@@ -65,7 +67,7 @@ public final class JournalReader {
      * @return the files found now
      */
     public List<Path> segments() {
-        return new ArrayList<>(Journal.list(directory).values());
+        return new ArrayList<>(segmentFiles.list().values());
     }
 
     /**
@@ -74,7 +76,7 @@ public final class JournalReader {
      * @return the oldest segment's first sequence, or -1 if there is no segment
      */
     public long firstSequence() {
-        final ConcurrentSkipListMap<Long, Path> segments = Journal.list(directory);
+        final NavigableMap<Long, Path> segments = segmentFiles.list();
         return segments.isEmpty() ? -1L : segments.firstKey();
     }
 
@@ -146,7 +148,7 @@ public final class JournalReader {
         }
         long count = 0;
         while (true) {
-            codec.decode(cursor.payload, scratch);
+            cursor.decode(codec, scratch);
             final long sequence = cursor.sequence;
             cursor.skip();
             count++;
@@ -178,11 +180,11 @@ public final class JournalReader {
     public <E> long replayInto(final EventSink<E> sink, final long from, final long to, final JournalCodec<E> codec) {
         Objects.requireNonNull(sink, "sink must not be null");
         Objects.requireNonNull(codec, "codec must not be null");
-        final EventTranslatorOneArg<E, ByteBuffer> decode = (event, ringSequence, payload) -> codec.decode(payload, event);
         final Cursor cursor = seek(from);
+        final EventTranslatorOneArg<E, Cursor> decode = (event, ringSequence, at) -> at.decode(codec, event);
         long count = 0;
         while (cursor.sequence <= to && cursor.load()) {
-            sink.publishEvent(decode, cursor.payload);
+            sink.publishEvent(decode, cursor);
             cursor.skip();
             count++;
         }
@@ -211,7 +213,11 @@ public final class JournalReader {
 
     /** A cursor at {@code sequence}, found through the segment's name and index. */
     private Cursor seek(final long sequence) {
-        final ConcurrentSkipListMap<Long, Path> segments = Journal.list(directory);
+        if (sequence < 0) {
+            throw new IllegalArgumentException("sequence " + sequence + " is negative: journal sequences start at 0"
+                    + " (the first record ever written is sequence 0; firstSequence() gives the oldest one kept)");
+        }
+        final NavigableMap<Long, Path> segments = segmentFiles.list();
         if (segments.isEmpty()) {
             throw new JournalException("journal " + directory + " has no segment", directory, -1, sequence, null);
         }
@@ -221,7 +227,7 @@ public final class JournalReader {
                     + segments.firstKey() + " of journal " + directory + " (retention deleted older segments)",
                     segments.firstEntry().getValue(), -1, sequence, null);
         }
-        final Cursor cursor = new Cursor(Segment.open(holder.getValue(), false));
+        final Cursor cursor = new Cursor(Segment.open(holder.getValue(), false), segments);
         final Segment segment = cursor.segment;
         final long relative = sequence - segment.firstSequence;
         for (long k = Math.min(relative / segment.indexInterval, segment.indexEntries - 1L); k >= 0; k--) {
@@ -246,9 +252,15 @@ public final class JournalReader {
         return cursor;
     }
 
-    /** A position in the journal: a segment, an offset and the sequence expected there. */
+    /**
+     * A position in the journal: a segment, an offset and the sequence expected there. It keeps
+     * the segment map it was found with, and lists the directory again only when it reaches the
+     * last segment that map knew of (a writer may have added segments since).
+     */
     private final class Cursor {
         final CRC32C crc = new CRC32C();
+        /** The segments known, by first sequence; refreshed only at what it knew as the end. */
+        NavigableMap<Long, Path> known;
         Segment segment;
         ByteBuffer crcView;
         ByteBuffer payload;
@@ -256,7 +268,8 @@ public final class JournalReader {
         long sequence;
         int recordSize;
 
-        Cursor(final Segment first) {
+        Cursor(final Segment first, final NavigableMap<Long, Path> known) {
+            this.known = known;
             enter(first);
         }
 
@@ -279,21 +292,20 @@ public final class JournalReader {
                     payload.limit(offset + length).position(offset + Segment.RECORD_HEADER);
                     return true;
                 }
-                final ConcurrentSkipListMap<Long, Path> later = laterSegments();
+                final Map.Entry<Long, Path> next = nextSegment();
                 if (size == Segment.BAD) {
-                    checkTornTail(later);
+                    checkTornTail(next);
                     return false;
                 }
-                final Path next = directory.resolve(Segment.fileName(sequence));
-                if (!later.containsKey(sequence)) {
-                    if (!later.isEmpty()) {
-                        throw new JournalCorruptException("journal " + directory + " has a gap: " + segment.file
-                                + " ends before sequence " + sequence + " but the next segment starts at "
-                                + later.firstKey(), segment.file, offset, sequence);
-                    }
+                if (next == null) {
                     return false;
                 }
-                enter(Segment.open(next, false));
+                if (next.getKey() != sequence) {
+                    throw new JournalCorruptException("journal " + directory + " has a gap: " + segment.file
+                            + " ends before sequence " + sequence + " but the next segment starts at "
+                            + next.getKey(), segment.file, offset, sequence);
+                }
+                enter(Segment.open(next.getValue(), false));
             }
         }
 
@@ -302,19 +314,39 @@ public final class JournalReader {
             sequence++;
         }
 
-        private ConcurrentSkipListMap<Long, Path> laterSegments() {
-            final ConcurrentSkipListMap<Long, Path> all = Journal.list(directory);
-            final ConcurrentSkipListMap<Long, Path> later = new ConcurrentSkipListMap<>(all.tailMap(segment.firstSequence, false));
-            return later;
+        /** Decodes the loaded record; a decoder's failure names the codec, file, offset and sequence. */
+        <E> void decode(final JournalCodec<E> codec, final E event) {
+            try {
+                codec.decode(payload, event);
+            } catch (RuntimeException e) {
+                final int length = segment.mapping.getInt(offset + 4) - Segment.RECORD_HEADER;
+                throw new JournalException("codec " + codec.getClass().getName() + " failed to decode sequence "
+                        + sequence + " (" + segment.file + " offset " + offset + ", a payload of " + length
+                        + " bytes whose CRC32C checks): " + e + "; its decode does not read what its encode wrote",
+                        segment.file, offset, sequence, e);
+            }
         }
 
-        /** A failing record is a torn tail only in the last segment with nothing intact after it. */
-        private void checkTornTail(final ConcurrentSkipListMap<Long, Path> later) {
+        /** The segment after the current one, listing the directory again only if the known map ends here. */
+        private Map.Entry<Long, Path> nextSegment() {
+            Map.Entry<Long, Path> next = known.higherEntry(segment.firstSequence);
+            if (next == null) {
+                known = segmentFiles.list();
+                next = known.higherEntry(segment.firstSequence);
+            }
+            return next;
+        }
+
+        /**
+         * A failing record ends the replay quietly only if it is a torn write (see
+         * {@link Journal}) in the last segment with nothing intact after it; otherwise it is damage.
+         */
+        private void checkTornTail(final Map.Entry<Long, Path> later) {
             final String reason = segment.describeProblem(offset, sequence);
-            if (!later.isEmpty()) {
+            if (later != null) {
                 throw new JournalCorruptException("segment " + segment.file + ": the record at offset " + offset
                         + " (sequence " + sequence + ") is corrupt: " + reason + "; later segments exist (from "
-                        + later.firstKey() + "), so this is damage, not a torn write", segment.file, offset, sequence);
+                        + later.getKey() + "), so this is damage, not a torn write", segment.file, offset, sequence);
             }
             final int end = segment.endOfNonZero(offset);
             for (int q = offset + 8; q < end; q += 8) {
@@ -324,6 +356,13 @@ public final class JournalReader {
                             + segment.mapping.getLong(q + 8) + ") follows at offset " + q, segment.file, offset,
                             sequence);
                 }
+            }
+            if (segment.tornReason(offset) == null) {
+                throw new JournalCorruptException("segment " + segment.file + ": the last record, at offset " + offset
+                        + " (sequence " + sequence + "), is corrupt: " + reason + "; it was complete (its CRC32C is"
+                        + " written and every page of it holds data), so it was damaged, not torn by a crash."
+                        + " Journal.open with JournalConfig.truncateAtCorruption(true) cuts the journal there",
+                        segment.file, offset, sequence);
             }
         }
     }
