@@ -4,6 +4,7 @@ import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventSink;
 import dev.slipstream.ring.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,11 @@ import java.util.zip.CRC32C;
  *
  * <p>Finding a sequence does not scan: the segment is found by name (a segment file is named by its
  * first sequence), then the segment's index gives the offset of a record at most
- * {@link JournalConfig#indexInterval()} - 1 records before it.
+ * {@link JournalConfig#indexInterval()} - 1 records before it. The reader lists the directory
+ * once and keeps the segment map; it lists again only when it reaches the last segment it knew
+ * of (a writer may have added more), or when a segment it knew of is gone (retention). Replay,
+ * {@link #locate} and {@link #verify()} therefore cost the same per record and per segment from
+ * 2 segments or 10,000. {@link #segments()} and {@link #firstSequence()} list the directory.
  *
  * <pre>{@code
  * JournalReader reader = JournalReader.open(dir);
@@ -38,6 +43,13 @@ import java.util.zip.CRC32C;
 public final class JournalReader {
     private final SegmentDirectory segmentFiles;
     private final Path directory;
+    /**
+     * The segment map this reader last listed, by first sequence; replaced by a new listing, never
+     * changed. Segments are only added after the last one and deleted from the first one, so it
+     * stays right for every segment in it that still exists: it is listed again only when a
+     * reader reaches its last segment, or finds a segment gone or a sequence before its first.
+     */
+    private volatile NavigableMap<Long, Path> known;
 
     JournalReader(final SegmentDirectory segmentFiles) {
         this.segmentFiles = segmentFiles;
@@ -211,23 +223,48 @@ public final class JournalReader {
         return count;
     }
 
+    private NavigableMap<Long, Path> known() {
+        final NavigableMap<Long, Path> segments = known;
+        return segments != null ? segments : relist();
+    }
+
+    private NavigableMap<Long, Path> relist() {
+        final NavigableMap<Long, Path> segments = segmentFiles.list();
+        known = segments;
+        return segments;
+    }
+
     /** A cursor at {@code sequence}, found through the segment's name and index. */
     private Cursor seek(final long sequence) {
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence " + sequence + " is negative: journal sequences start at 0"
                     + " (the first record ever written is sequence 0; firstSequence() gives the oldest one kept)");
         }
-        final NavigableMap<Long, Path> segments = segmentFiles.list();
-        if (segments.isEmpty()) {
-            throw new JournalException("journal " + directory + " has no segment", directory, -1, sequence, null);
+        NavigableMap<Long, Path> segments = known();
+        Cursor cursor = null;
+        for (int attempt = 0; cursor == null; attempt++) {
+            Map.Entry<Long, Path> holder = segments.floorEntry(sequence);
+            if (holder == null && attempt == 0) {
+                segments = relist();
+                holder = segments.floorEntry(sequence);
+            }
+            if (segments.isEmpty()) {
+                throw new JournalException("journal " + directory + " has no segment", directory, -1, sequence, null);
+            }
+            if (holder == null) {
+                throw new JournalException("sequence " + sequence + " is before the first sequence "
+                        + segments.firstKey() + " of journal " + directory + " (retention deleted older segments)",
+                        segments.firstEntry().getValue(), -1, sequence, null);
+            }
+            try {
+                cursor = new Cursor(Segment.open(holder.getValue(), false), segments);
+            } catch (JournalException e) {
+                if (attempt > 0 || !(e.getCause() instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                segments = relist();   // retention deleted it since the last listing
+            }
         }
-        final Map.Entry<Long, Path> holder = segments.floorEntry(sequence);
-        if (holder == null) {
-            throw new JournalException("sequence " + sequence + " is before the first sequence "
-                    + segments.firstKey() + " of journal " + directory + " (retention deleted older segments)",
-                    segments.firstEntry().getValue(), -1, sequence, null);
-        }
-        final Cursor cursor = new Cursor(Segment.open(holder.getValue(), false), segments);
         final Segment segment = cursor.segment;
         final long relative = sequence - segment.firstSequence;
         for (long k = Math.min(relative / segment.indexInterval, segment.indexEntries - 1L); k >= 0; k--) {
@@ -331,7 +368,7 @@ public final class JournalReader {
         private Map.Entry<Long, Path> nextSegment() {
             Map.Entry<Long, Path> next = known.higherEntry(segment.firstSequence);
             if (next == null) {
-                known = segmentFiles.list();
+                known = relist();
                 next = known.higherEntry(segment.firstSequence);
             }
             return next;

@@ -299,14 +299,35 @@ class JournalEdgeCaseTest {
         assertEquals(40_000, reader.replay(0, Long.MAX_VALUE, (s, p) -> { }));
         assertEquals(2, counting.listings.get(), "one listing to start, one at what it knew as the end");
         counting.listings.set(0);
-        assertEquals(40_000, reader.verify());
-        assertEquals(3, counting.listings.get(), "firstSequence, then as replay");
-        counting.listings.set(0);
-        reader.locate(39_999);
-        assertEquals(1, counting.listings.get());
-        counting.listings.set(0);
         assertEquals(40_000, reader.replay(0, Long.MAX_VALUE, new Message.Codec(), new Message(), (m, s, last) -> { }));
-        assertEquals(2, counting.listings.get());
+        assertEquals(1, counting.listings.get(), "the map is kept: one listing, at the end");
+        counting.listings.set(0);
+        final java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 200; i++) {
+            final long sequence = random.nextLong(40_000);
+            assertEquals(sequence, JournalReader.open(dir).locate(sequence).sequence());
+            reader.locate(sequence);
+        }
+        assertEquals(0, counting.listings.get(), "locating within known segments lists nothing");
+        counting.listings.set(0);
+        assertEquals(40_000, reader.verify());
+        assertEquals(2, counting.listings.get(), "firstSequence, then one at the end");
+    }
+
+    @Test
+    void aReaderWhoseSegmentMapIsStaleAfterRetentionListsAgain() throws Exception {
+        try (Journal journal = Journal.open(config())) {
+            JournalTest.append(journal.stage(new Message.Codec()), 0, 5_000, 100);
+            final JournalReader reader = journal.newReader();
+            assertEquals(0, reader.locate(0).sequence());   // the reader now knows every segment
+            assertTrue(journal.segments().size() > 2, "segments: " + journal.segments().size());
+            assertTrue(journal.deleteSegmentsBelow(2_000) > 0);
+            final long first = journal.firstSequence();
+            assertEquals(first, reader.locate(first).sequence(), "the deleted first segment is listed again");
+            final JournalException before = assertThrows(JournalException.class, () -> reader.locate(first - 1));
+            assertTrue(before.getMessage().contains("retention"), before.getMessage());
+            assertEquals(5_000 - first, reader.replay(first, Long.MAX_VALUE, (s, p) -> { }));
+        }
     }
 
     @Test
