@@ -91,6 +91,10 @@ public final class JournalStage<E> implements EventHandler<E> {
         } catch (RuntimeException e) {
             throw codecFailure("threw in encodedLength", sequence, writer.position(), e);
         }
+        if (length < 0) {
+            throw codecFailure("returned a negative length " + length + " from encodedLength", sequence,
+                    writer.position(), null);
+        }
         final ByteBuffer out = writer.claim(sequence, length);
         final int start = out.position();
         final int end = out.limit();

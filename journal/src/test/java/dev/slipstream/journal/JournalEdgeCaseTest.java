@@ -104,7 +104,10 @@ class JournalEdgeCaseTest {
             JournalTest.append(stage, 0, 2, 1);
             final JournalException e = assertThrows(JournalException.class,
                     () -> stage.onEvent(new Message().fill(2), 2, true));
-            assertTrue(e.getMessage().contains("payload of -1 bytes"), e.getMessage());
+            assertTrue(e.getMessage().contains("returned a negative length -1 from encodedLength"), e.getMessage());
+            assertTrue(e.getMessage().contains(empty.getClass().getName()), e.getMessage());
+            assertEquals(2, e.sequence());
+            assertEquals(journal.segments().get(0), e.file());
         }
         final long[] seen = {0};
         assertEquals(2, JournalReader.open(dir).replay(0, Long.MAX_VALUE, empty, new Message(),
@@ -138,6 +141,30 @@ class JournalEdgeCaseTest {
         assertEquals(first.offset(), e.offset());
         assertTrue(e.getMessage().contains(nothing.getClass().getName()), e.getMessage());
         assertTrue(e.getMessage().contains("a payload of 0 bytes"), e.getMessage());
+    }
+
+    @Test
+    void aDecoderThatFailsWhileReplayingIntoARingIsNamedToo() throws Exception {
+        try (Journal journal = Journal.open(config())) {
+            JournalTest.append(journal.stage(new Message.Codec()), 0, 10, 10);
+        }
+        final JournalCodec<Message> broken = new Message.Codec() {
+            @Override
+            public void decode(final ByteBuffer in, final Message m) {
+                if (in.getLong(in.position()) == 4) {
+                    in.position(in.limit()).getInt();   // reads past the payload
+                }
+                super.decode(in, m);
+            }
+        };
+        final dev.slipstream.ring.RingBuffer<Message> ring = dev.slipstream.ring.RingBuffer.createSingleProducer(
+                Message::new, 16, new dev.slipstream.wait.BlockingWaitStrategy());
+        final JournalException e = assertThrows(JournalException.class,
+                () -> JournalReader.open(dir).replayInto(ring, 0, Long.MAX_VALUE, broken));
+        assertEquals(4, e.sequence());
+        assertInstanceOf(BufferUnderflowException.class, e.getCause());
+        assertTrue(e.getMessage().contains(broken.getClass().getName()), e.getMessage());
+        assertEquals(4, ring.getCursor(), "the slot is published, as every claimed slot is");
     }
 
     // ------------------------------------------------------------------ torn tail or damage
