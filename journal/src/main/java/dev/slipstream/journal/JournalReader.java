@@ -22,9 +22,12 @@ import java.util.zip.CRC32C;
  * prefix).
  *
  * <p>Every record is checked (length, sequence, CRC32C) before it is handed over. A torn last
- * record that no recovery has cut off yet is not returned: the replay ends before it. A damaged
- * record that intact records follow, or a gap between segments, throws a
- * {@link JournalCorruptException} naming the file, offset and sequence.
+ * record (see {@link Journal} for what counts as torn) that no recovery has cut off yet is not
+ * returned: the replay ends before it. A damaged record (one that intact records follow, or a
+ * complete last record that fails its check), a gap between segments, or a segment file shorter
+ * than its header says throws a {@link JournalCorruptException} naming the file, offset and
+ * sequence. A codec whose {@code decode} throws is reported as a {@link JournalException} naming
+ * the codec, file, offset and sequence, with the codec's exception as its cause.
  *
  * <p>Finding a sequence does not scan: the segment is found by name (a segment file is named by its
  * first sequence), then the segment's index gives the offset of a record at most
