@@ -235,7 +235,9 @@ public final class ExceptionHandlers {
                     if (logsStops) {
                         LOG.log(Level.ERROR, message, ex);
                     }
-                    throw new HaltProcessorException(message, ex);
+                    // the cause's type and message in the text too: a result or log line that shows only
+                    // this exception's toString still says why the stage stopped
+                    throw new HaltProcessorException(message + ": " + ex, ex);
                 }
                 default:
                     throw new StageFailedException(
@@ -316,7 +318,7 @@ public final class ExceptionHandlers {
                     if (logsStops) {
                         LOG.log(Level.ERROR, message, ex);
                     }
-                    throw new HaltProcessorException(message, ex);
+                    throw new HaltProcessorException(message + ": " + ex, ex);
                 }
                 default:
                     throw new StageFailedException(stageLabel(stageName) + ": exception in onStart", -1L, ex);

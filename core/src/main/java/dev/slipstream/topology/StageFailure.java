@@ -15,6 +15,9 @@ import java.util.Objects;
  * }</pre>
  */
 public final class StageFailure {
+    /** How many causes {@link #toString()} follows: a guard against a cycle in a cause chain. */
+    private static final int MAX_CAUSES = 8;
+
     private final String stageName;
     private final long sequence;
     private final Throwable cause;
@@ -59,9 +62,30 @@ public final class StageFailure {
         return cause;
     }
 
+    /**
+     * The stage, the sequence, and what was thrown with each of its causes (type and message), so
+     * that the reason shows even when the exception is a wrapper such as a halting policy's
+     * {@link dev.slipstream.processor.HaltProcessorException}.
+     */
     @Override
     public String toString() {
-        return "stage '" + stageName + "' failed" + (sequence >= 0 ? " at sequence " + sequence : "")
-                + (cause != null ? ": " + cause : ": its thread ended unexpectedly");
+        final StringBuilder sb = new StringBuilder("stage '").append(stageName).append("' failed");
+        if (sequence >= 0) {
+            sb.append(" at sequence ").append(sequence);
+        }
+        if (cause == null) {
+            return sb.append(": its thread ended unexpectedly").toString();
+        }
+        sb.append(": ").append(cause);
+        Throwable seen = cause;
+        for (int depth = 0; depth < MAX_CAUSES && seen.getCause() != null && seen.getCause() != seen; depth++) {
+            seen = seen.getCause();
+            // a wrapper whose message already quotes its cause gets no second copy of it
+            final String rendered = String.valueOf(seen);
+            if (sb.indexOf(rendered) < 0) {
+                sb.append("; caused by ").append(rendered);
+            }
+        }
+        return sb.toString();
     }
 }

@@ -22,7 +22,9 @@ class ExceptionHandlerForStageTest {
                 ExceptionHandlers.halt("journal").forStage("orders/journal").toString(), "a name the user gave stays");
         final HaltProcessorException halted = assertThrows(HaltProcessorException.class,
                 () -> ExceptionHandlers.halt().forStage("orders/h").handleEventException(new IllegalStateException("x"), 3L, "e"));
-        assertEquals("stage 'orders/h': exception at sequence 3 on event e; halting the stage", halted.getMessage());
+        assertEquals("stage 'orders/h': exception at sequence 3 on event e; halting the stage:"
+                + " java.lang.IllegalStateException: x", halted.getMessage());
+        assertEquals("x", halted.getCause().getMessage(), "the cause is reachable");
     }
 
     @Test

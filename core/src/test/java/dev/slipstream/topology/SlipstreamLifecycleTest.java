@@ -435,6 +435,25 @@ class SlipstreamLifecycleTest {
         assertEquals(7, result.failures().get(0).sequence());
         assertEquals(13, result.eventsLeft("strict"), "events 7..19 were not handled by the failed stage");
         assertTrue(result.isTerminated());
+        // the reason, not only the halting wrapper, in the result, the failure and its cause chain
+        final StageFailure failure = result.failures().get(0);
+        assertTrue(result.toString().contains("java.lang.IllegalArgumentException: bad event"), result::toString);
+        assertTrue(failure.toString().contains("java.lang.IllegalArgumentException: bad event"), failure::toString);
+        assertTrue(failure.cause().getMessage().contains("IllegalArgumentException: bad event"),
+                failure.cause().getMessage());
+        assertTrue(failure.cause().getCause() instanceof IllegalArgumentException, String.valueOf(failure.cause()));
+    }
+
+    @Test
+    void aFailureRendersEachCauseOnceAndAThreadThatEndedWithoutOne() {
+        final IllegalStateException root = new IllegalStateException("disk full");
+        final RuntimeException wrapper = new RuntimeException("cannot force", root);
+        assertEquals("stage 'journal' failed at sequence 5: java.lang.RuntimeException: cannot force;"
+                + " caused by java.lang.IllegalStateException: disk full", new StageFailure("journal", 5, wrapper).toString());
+        final RuntimeException quoting = new RuntimeException("halting: " + root, root);
+        assertEquals("stage 'journal' failed: java.lang.RuntimeException: halting: java.lang.IllegalStateException:"
+                + " disk full", new StageFailure("journal", -1, quoting).toString(), "a quoted cause is not repeated");
+        assertEquals("stage 'x' failed: its thread ended unexpectedly", new StageFailure("x", -1, null).toString());
     }
 
     @Test

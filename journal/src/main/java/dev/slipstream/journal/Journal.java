@@ -19,9 +19,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p><b>Opening</b> takes the directory's writer lock (a second writer, in this process or
  * another, gets a {@link JournalException}), removes segments left half-created by a crash,
  * and verifies the last segment: a torn last record (a crash while it was written) is cut off
- * and described by {@link #recovery()}; a damaged record that intact records follow is refused
- * with a {@link JournalCorruptException} and nothing is changed. Older segments are checked as
- * they are read ({@link JournalReader#verify()} checks them all).
+ * and described by {@link #recovery()}; a damaged record is refused with a
+ * {@link JournalCorruptException} and nothing is changed, unless
+ * {@link JournalConfig#truncateAtCorruption(boolean)} allows the cut. Older segments are checked
+ * as they are read ({@link JournalReader#verify()} checks them all).
+ *
+ * <p><b>What counts as torn.</b> Records are written payload first and CRC32C last, and a crash
+ * keeps or loses whole pages. A failing last record (nothing intact after it) is torn when its
+ * CRC32C is still zero, its header was never written, or it is cut short: every byte of it from a
+ * page boundary (4096 bytes) to its end is still zero. A last record whose CRC32C is written and
+ * whose every page holds some of its bytes was complete; if it fails its check, the storage
+ * damaged it, and opening refuses it as it refuses damage in the middle of the journal. A last
+ * segment file shorter than its header says (cut by hand or by a partial copy) is refused too;
+ * {@code truncateAtCorruption(true)} restores its length with zeros and cuts the journal after
+ * its last intact record.
  *
  * <p><b>Sequences.</b> Records are numbered 0, 1, 2... without gaps across restarts. A journal
  * stage maps ring sequences to journal sequences with a fixed offset: see {@link #stage(JournalCodec)}
@@ -74,14 +85,18 @@ public final class Journal implements AutoCloseable {
      * @return the open journal, which holds the directory's writer lock until closed
      * @throws JournalException if the directory is missing, not a directory or not writable, if
      *     another writer holds it, or if a segment cannot be read
-     * @throws JournalCorruptException if the last segment holds a damaged record followed by
-     *     intact ones, or a segment header is damaged
+     * @throws JournalCorruptException if the last segment holds a damaged record (one followed by
+     *     intact ones, or a complete last record that fails its check), if the last segment file is
+     *     shorter than its header says, or if a segment header is damaged; unless
+     *     {@link JournalConfig#truncateAtCorruption(boolean)}
      */
     public static Journal open(final JournalConfig config) {
         final Path directory = config.directory();
         if (!Files.isDirectory(directory)) {
-            throw new JournalException("journal directory " + directory + (Files.exists(directory)
-                    ? " is not a directory" : " does not exist") + ": create it first (Files.createDirectories)",
+            throw new JournalException(Files.exists(directory)
+                    ? "journal directory " + directory + " is a file, not a directory: give the journal a directory"
+                            + " of its own (a path that does not name a file)"
+                    : "journal directory " + directory + " does not exist: create it first (Files.createDirectories)",
                     directory, -1, -1, null);
         }
         if (!Files.isWritable(directory) || hasNoWriteBits(directory)) {
@@ -95,8 +110,12 @@ public final class Journal implements AutoCloseable {
             final ConcurrentSkipListMap<Long, Path> segments = list(directory);
             final boolean sync = config.syncPolicy().kind() != SyncPolicy.Kind.NEVER;
             Segment last = null;
+            long restored = 0;
             while (!segments.isEmpty()) {
                 final Map.Entry<Long, Path> entry = segments.lastEntry();
+                if (config.truncateAtCorruption()) {
+                    restored = Segment.restoreLength(entry.getValue(), sync);
+                }
                 last = Segment.open(entry.getValue(), true);
                 if (segments.size() == 1 || !Recovery.isEmpty(last)) {
                     break;
@@ -106,12 +125,13 @@ public final class Journal implements AutoCloseable {
                 Files.delete(entry.getValue());
                 segments.remove(entry.getKey());
                 last = null;
+                restored = 0;
             }
             if (last == null) {
                 last = Segment.create(directory, 0L, config.segmentSize(), config.indexInterval(), sync);
                 segments.put(0L, last.file);
             }
-            final Recovery recovered = Recovery.verifyTail(last, config.truncateAtCorruption(), sync);
+            final Recovery recovered = Recovery.verifyTail(last, config.truncateAtCorruption(), sync, restored);
             if (sync && !recovered.report.truncated()) {
                 // what the previous writer left in the page cache is durable from here on
                 last.mapping.force();

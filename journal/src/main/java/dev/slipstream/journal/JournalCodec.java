@@ -11,8 +11,13 @@ import java.nio.ByteBuffer;
  * where the payload starts and its limit is exactly {@link #encodedLength} bytes further, so a
  * codec that writes past the length it declared gets a {@link java.nio.BufferOverflowException}
  * (which the stage reports as a {@link JournalException} naming the file, the offset and the
- * sequence). Write with relative puts ({@code out.putLong(v)}); the buffer is little-endian. Bytes
- * declared but not written are zero.
+ * sequence). Write with relative puts ({@code out.putLong(v)}); the buffer is little-endian. A
+ * codec must write exactly the bytes it declared: one that leaves the position short of the limit
+ * (fewer bytes, or absolute puts without moving the position) is refused the same way, because
+ * replay would hand its decoder bytes that were never written. A payload of 0 bytes is a valid
+ * record; its decoder gets an empty buffer. A decoder that fails during a replay gets its
+ * exception wrapped in a {@link JournalException} naming the codec, the file, the offset and the
+ * sequence.
  *
  * <pre>{@code
  * final class TradeCodec implements JournalCodec<Trade> {
@@ -38,7 +43,7 @@ public interface JournalCodec<E> {
      *
      * @param event the event
      * @param out positioned at the payload's first byte, limited to {@link #encodedLength} bytes;
-     *     valid only during this call
+     *     valid only during this call; its position must reach its limit
      */
     void encode(E event, ByteBuffer out);
 

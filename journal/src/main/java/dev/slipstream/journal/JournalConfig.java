@@ -97,11 +97,14 @@ public final class JournalConfig {
     }
 
     /**
-     * Whether opening the journal may cut off a corrupt record of the last segment that intact
-     * records follow (losing those too), instead of refusing with a
-     * {@link JournalCorruptException}. Off by default: such damage after an OS crash with a
-     * policy other than {@link SyncPolicy#everyBatch()} is expected; otherwise it means that the
-     * storage lost data that had been forced, which an operator should see.
+     * Whether opening the journal may cut off a damaged record of the last segment (losing the
+     * records after it too), instead of refusing with a {@link JournalCorruptException}: a record
+     * that intact records follow, a complete last record (its CRC32C written) that fails its
+     * check, or the tail of a last segment file cut short (its length is restored with zeros
+     * first). Torn writes are cut off either way (see {@link Journal}). Off by default: such
+     * damage after an OS crash with a policy other than {@link SyncPolicy#everyBatch()} is
+     * expected; otherwise it means that the storage lost or changed data that had been written,
+     * which an operator should see.
      *
      * @param truncate true to cut off and report it in the {@link RecoveryReport}
      * @return a new configuration

@@ -3,9 +3,10 @@ package dev.slipstream.journal;
 import java.nio.file.Path;
 
 /**
- * A record that fails its check (length, sequence or CRC32C) where intact records follow it, or
- * a segment whose header is damaged: not a torn tail that recovery may cut off, but damage to
- * records that were complete. The journal is left as it is: nothing is truncated.
+ * A record that fails its check (length, sequence or CRC32C) where intact records follow it, a
+ * complete last record (its CRC32C written) that fails its check, a segment file shorter than its
+ * header says, or a segment whose header is damaged: not a torn tail that recovery may cut off,
+ * but damage to records that were complete. The journal is left as it is: nothing is truncated.
  *
  * <pre>{@code
  * try (Journal journal = Journal.open(JournalConfig.of(dir))) { ... }

@@ -4,13 +4,14 @@ import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventSink;
 import dev.slipstream.ring.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -21,13 +22,20 @@ import java.util.zip.CRC32C;
  * prefix).
  *
  * <p>Every record is checked (length, sequence, CRC32C) before it is handed over. A torn last
- * record that no recovery has cut off yet is not returned: the replay ends before it. A damaged
- * record that intact records follow, or a gap between segments, throws a
- * {@link JournalCorruptException} naming the file, offset and sequence.
+ * record (see {@link Journal} for what counts as torn) that no recovery has cut off yet is not
+ * returned: the replay ends before it. A damaged record (one that intact records follow, or a
+ * complete last record that fails its check), a gap between segments, or a segment file shorter
+ * than its header says throws a {@link JournalCorruptException} naming the file, offset and
+ * sequence. A codec whose {@code decode} throws is reported as a {@link JournalException} naming
+ * the codec, file, offset and sequence, with the codec's exception as its cause.
  *
  * <p>Finding a sequence does not scan: the segment is found by name (a segment file is named by its
  * first sequence), then the segment's index gives the offset of a record at most
- * {@link JournalConfig#indexInterval()} - 1 records before it.
+ * {@link JournalConfig#indexInterval()} - 1 records before it. The reader lists the directory
+ * once and keeps the segment map; it lists again only when it reaches the last segment it knew
+ * of (a writer may have added more), or when a segment it knew of is gone (retention). Replay,
+ * {@link #locate} and {@link #verify()} therefore cost the same per record and per segment from
+ * 2 segments or 10,000. {@link #segments()} and {@link #firstSequence()} list the directory.
  *
  * <pre>{@code
  * JournalReader reader = JournalReader.open(dir);
@@ -36,10 +44,19 @@ import java.util.zip.CRC32C;
  * }</pre>
  */
 public final class JournalReader {
+    private final SegmentDirectory segmentFiles;
     private final Path directory;
+    /**
+     * The segment map this reader last listed, by first sequence; replaced by a new listing, never
+     * changed. Segments are only added after the last one and deleted from the first one, so it
+     * stays right for every segment in it that still exists: it is listed again only when a
+     * reader reaches its last segment, or finds a segment gone or a sequence before its first.
+     */
+    private volatile NavigableMap<Long, Path> known;
 
-    private JournalReader(final Path directory) {
-        this.directory = directory;
+    JournalReader(final SegmentDirectory segmentFiles) {
+        this.segmentFiles = segmentFiles;
+        this.directory = segmentFiles.path();
     }
 
     /**
@@ -56,7 +73,7 @@ public final class JournalReader {
             throw new JournalException("journal directory " + directory + " does not exist or is not a directory",
                     directory, -1, -1, null);
         }
-        return new JournalReader(directory);
+        return new JournalReader(SegmentDirectory.of(directory));
     }
 
     /**
@@ -65,7 +82,7 @@ public final class JournalReader {
      * @return the files found now
      */
     public List<Path> segments() {
-        return new ArrayList<>(Journal.list(directory).values());
+        return new ArrayList<>(segmentFiles.list().values());
     }
 
     /**
@@ -74,7 +91,7 @@ public final class JournalReader {
      * @return the oldest segment's first sequence, or -1 if there is no segment
      */
     public long firstSequence() {
-        final ConcurrentSkipListMap<Long, Path> segments = Journal.list(directory);
+        final NavigableMap<Long, Path> segments = segmentFiles.list();
         return segments.isEmpty() ? -1L : segments.firstKey();
     }
 
@@ -146,7 +163,7 @@ public final class JournalReader {
         }
         long count = 0;
         while (true) {
-            codec.decode(cursor.payload, scratch);
+            cursor.decode(codec, scratch);
             final long sequence = cursor.sequence;
             cursor.skip();
             count++;
@@ -178,11 +195,11 @@ public final class JournalReader {
     public <E> long replayInto(final EventSink<E> sink, final long from, final long to, final JournalCodec<E> codec) {
         Objects.requireNonNull(sink, "sink must not be null");
         Objects.requireNonNull(codec, "codec must not be null");
-        final EventTranslatorOneArg<E, ByteBuffer> decode = (event, ringSequence, payload) -> codec.decode(payload, event);
         final Cursor cursor = seek(from);
+        final EventTranslatorOneArg<E, Cursor> decode = (event, ringSequence, at) -> at.decode(codec, event);
         long count = 0;
         while (cursor.sequence <= to && cursor.load()) {
-            sink.publishEvent(decode, cursor.payload);
+            sink.publishEvent(decode, cursor);
             cursor.skip();
             count++;
         }
@@ -209,19 +226,48 @@ public final class JournalReader {
         return count;
     }
 
+    private NavigableMap<Long, Path> known() {
+        final NavigableMap<Long, Path> segments = known;
+        return segments != null ? segments : relist();
+    }
+
+    private NavigableMap<Long, Path> relist() {
+        final NavigableMap<Long, Path> segments = segmentFiles.list();
+        known = segments;
+        return segments;
+    }
+
     /** A cursor at {@code sequence}, found through the segment's name and index. */
     private Cursor seek(final long sequence) {
-        final ConcurrentSkipListMap<Long, Path> segments = Journal.list(directory);
-        if (segments.isEmpty()) {
-            throw new JournalException("journal " + directory + " has no segment", directory, -1, sequence, null);
+        if (sequence < 0) {
+            throw new IllegalArgumentException("sequence " + sequence + " is negative: journal sequences start at 0"
+                    + " (the first record ever written is sequence 0; firstSequence() gives the oldest one kept)");
         }
-        final Map.Entry<Long, Path> holder = segments.floorEntry(sequence);
-        if (holder == null) {
-            throw new JournalException("sequence " + sequence + " is before the first sequence "
-                    + segments.firstKey() + " of journal " + directory + " (retention deleted older segments)",
-                    segments.firstEntry().getValue(), -1, sequence, null);
+        NavigableMap<Long, Path> segments = known();
+        Cursor cursor = null;
+        for (int attempt = 0; cursor == null; attempt++) {
+            Map.Entry<Long, Path> holder = segments.floorEntry(sequence);
+            if (holder == null && attempt == 0) {
+                segments = relist();
+                holder = segments.floorEntry(sequence);
+            }
+            if (segments.isEmpty()) {
+                throw new JournalException("journal " + directory + " has no segment", directory, -1, sequence, null);
+            }
+            if (holder == null) {
+                throw new JournalException("sequence " + sequence + " is before the first sequence "
+                        + segments.firstKey() + " of journal " + directory + " (retention deleted older segments)",
+                        segments.firstEntry().getValue(), -1, sequence, null);
+            }
+            try {
+                cursor = new Cursor(Segment.open(holder.getValue(), false), segments);
+            } catch (JournalException e) {
+                if (attempt > 0 || !(e.getCause() instanceof NoSuchFileException)) {
+                    throw e;
+                }
+                segments = relist();   // retention deleted it since the last listing
+            }
         }
-        final Cursor cursor = new Cursor(Segment.open(holder.getValue(), false));
         final Segment segment = cursor.segment;
         final long relative = sequence - segment.firstSequence;
         for (long k = Math.min(relative / segment.indexInterval, segment.indexEntries - 1L); k >= 0; k--) {
@@ -246,9 +292,15 @@ public final class JournalReader {
         return cursor;
     }
 
-    /** A position in the journal: a segment, an offset and the sequence expected there. */
+    /**
+     * A position in the journal: a segment, an offset and the sequence expected there. It keeps
+     * the segment map it was found with, and lists the directory again only when it reaches the
+     * last segment that map knew of (a writer may have added segments since).
+     */
     private final class Cursor {
         final CRC32C crc = new CRC32C();
+        /** The segments known, by first sequence; refreshed only at what it knew as the end. */
+        NavigableMap<Long, Path> known;
         Segment segment;
         ByteBuffer crcView;
         ByteBuffer payload;
@@ -256,7 +308,8 @@ public final class JournalReader {
         long sequence;
         int recordSize;
 
-        Cursor(final Segment first) {
+        Cursor(final Segment first, final NavigableMap<Long, Path> known) {
+            this.known = known;
             enter(first);
         }
 
@@ -279,21 +332,20 @@ public final class JournalReader {
                     payload.limit(offset + length).position(offset + Segment.RECORD_HEADER);
                     return true;
                 }
-                final ConcurrentSkipListMap<Long, Path> later = laterSegments();
+                final Map.Entry<Long, Path> next = nextSegment();
                 if (size == Segment.BAD) {
-                    checkTornTail(later);
+                    checkTornTail(next);
                     return false;
                 }
-                final Path next = directory.resolve(Segment.fileName(sequence));
-                if (!later.containsKey(sequence)) {
-                    if (!later.isEmpty()) {
-                        throw new JournalCorruptException("journal " + directory + " has a gap: " + segment.file
-                                + " ends before sequence " + sequence + " but the next segment starts at "
-                                + later.firstKey(), segment.file, offset, sequence);
-                    }
+                if (next == null) {
                     return false;
                 }
-                enter(Segment.open(next, false));
+                if (next.getKey() != sequence) {
+                    throw new JournalCorruptException("journal " + directory + " has a gap: " + segment.file
+                            + " ends before sequence " + sequence + " but the next segment starts at "
+                            + next.getKey(), segment.file, offset, sequence);
+                }
+                enter(Segment.open(next.getValue(), false));
             }
         }
 
@@ -302,19 +354,39 @@ public final class JournalReader {
             sequence++;
         }
 
-        private ConcurrentSkipListMap<Long, Path> laterSegments() {
-            final ConcurrentSkipListMap<Long, Path> all = Journal.list(directory);
-            final ConcurrentSkipListMap<Long, Path> later = new ConcurrentSkipListMap<>(all.tailMap(segment.firstSequence, false));
-            return later;
+        /** Decodes the loaded record; a decoder's failure names the codec, file, offset and sequence. */
+        <E> void decode(final JournalCodec<E> codec, final E event) {
+            try {
+                codec.decode(payload, event);
+            } catch (RuntimeException e) {
+                final int length = segment.mapping.getInt(offset + 4) - Segment.RECORD_HEADER;
+                throw new JournalException("codec " + codec.getClass().getName() + " failed to decode sequence "
+                        + sequence + " (" + segment.file + " offset " + offset + ", a payload of " + length
+                        + " bytes whose CRC32C checks): " + e + "; its decode does not read what its encode wrote",
+                        segment.file, offset, sequence, e);
+            }
         }
 
-        /** A failing record is a torn tail only in the last segment with nothing intact after it. */
-        private void checkTornTail(final ConcurrentSkipListMap<Long, Path> later) {
+        /** The segment after the current one, listing the directory again only if the known map ends here. */
+        private Map.Entry<Long, Path> nextSegment() {
+            Map.Entry<Long, Path> next = known.higherEntry(segment.firstSequence);
+            if (next == null) {
+                known = relist();
+                next = known.higherEntry(segment.firstSequence);
+            }
+            return next;
+        }
+
+        /**
+         * A failing record ends the replay quietly only if it is a torn write (see
+         * {@link Journal}) in the last segment with nothing intact after it; otherwise it is damage.
+         */
+        private void checkTornTail(final Map.Entry<Long, Path> later) {
             final String reason = segment.describeProblem(offset, sequence);
-            if (!later.isEmpty()) {
+            if (later != null) {
                 throw new JournalCorruptException("segment " + segment.file + ": the record at offset " + offset
                         + " (sequence " + sequence + ") is corrupt: " + reason + "; later segments exist (from "
-                        + later.firstKey() + "), so this is damage, not a torn write", segment.file, offset, sequence);
+                        + later.getKey() + "), so this is damage, not a torn write", segment.file, offset, sequence);
             }
             final int end = segment.endOfNonZero(offset);
             for (int q = offset + 8; q < end; q += 8) {
@@ -324,6 +396,13 @@ public final class JournalReader {
                             + segment.mapping.getLong(q + 8) + ") follows at offset " + q, segment.file, offset,
                             sequence);
                 }
+            }
+            if (segment.tornReason(offset) == null) {
+                throw new JournalCorruptException("segment " + segment.file + ": the last record, at offset " + offset
+                        + " (sequence " + sequence + "), is corrupt: " + reason + "; it was complete (its CRC32C is"
+                        + " written and every page of it holds data), so it was damaged, not torn by a crash."
+                        + " Journal.open with JournalConfig.truncateAtCorruption(true) cuts the journal there",
+                        segment.file, offset, sequence);
             }
         }
     }

@@ -21,7 +21,8 @@ import java.nio.ByteBuffer;
  * }</pre>
  *
  * <p><b>Failures stop the stage.</b> If an event cannot be journalled (its record is larger than
- * a segment, the codec throws or writes past the length it declared, the disk fails), the stage
+ * a segment, the codec throws, writes past the length it declared or fewer bytes than it
+ * declared, the disk fails), the stage
  * first makes the events before it in the batch durable (as the policy says), then throws a
  * {@link JournalException} naming the file, offset and sequence, and refuses every later event.
  * Run it under a halting exception handler, as {@link #spec(String)} does: the stage then stops
@@ -90,7 +91,13 @@ public final class JournalStage<E> implements EventHandler<E> {
         } catch (RuntimeException e) {
             throw codecFailure("threw in encodedLength", sequence, writer.position(), e);
         }
+        if (length < 0) {
+            throw codecFailure("returned a negative length " + length + " from encodedLength", sequence,
+                    writer.position(), null);
+        }
         final ByteBuffer out = writer.claim(sequence, length);
+        final int start = out.position();
+        final int end = out.limit();
         try {
             codec.encode(event, out);
         } catch (BufferOverflowException | IndexOutOfBoundsException e) {
@@ -102,14 +109,23 @@ public final class JournalStage<E> implements EventHandler<E> {
             writer.abandon();
             throw codecFailure("threw while encoding", sequence, offset, e);
         }
+        if (out.limit() != end || out.position() != end) {
+            final int offset = writer.claimedOffset();
+            final String what = out.limit() != end
+                    ? "moved the buffer's limit from " + end + " to " + out.limit() + " while encoding"
+                    : "wrote " + (out.position() - start) + " of the " + length + " bytes it declared in"
+                            + " encodedLength (replay would read bytes that were never written)";
+            writer.abandon();
+            throw codecFailure(what, sequence, offset, null);
+        }
         writer.complete(sequence);
     }
 
     private JournalException codecFailure(final String what, final long sequence, final int offset,
                                           final RuntimeException cause) {
         return new JournalException("codec " + codec.getClass().getName() + " " + what + " for sequence " + sequence
-                + " (" + writer.file() + " offset " + offset + "): " + cause + "; nothing of it was journalled",
-                writer.file(), offset, sequence, cause);
+                + " (" + writer.file() + " offset " + offset + ")" + (cause == null ? "" : ": " + cause)
+                + "; nothing of it was journalled", writer.file(), offset, sequence, cause);
     }
 
     /** Makes what was written before the failure durable (by the policy), then remembers the failure. */

@@ -128,20 +128,16 @@ final class JournalWriter {
         return payloadView;
     }
 
-    /** Writes the claimed record's header and CRC32C (last) and its index entry; the record is then in the journal. */
+    /**
+     * Writes the claimed record's header and CRC32C (last) and its index entry; the record is then
+     * in the journal. The stage has checked that the codec filled exactly the claimed payload.
+     */
     void complete(final long sequence) {
         final int offset = claimOffset;
         final int length = claimLength;
-        if (payloadView.limit() != offset + length) {
-            final int limit = payloadView.limit();
-            abandon();
-            throw new JournalException("the codec moved the buffer's limit from " + (offset + length) + " to " + limit
-                    + " while encoding sequence " + sequence + "; it must write at most the "
-                    + (length - Segment.RECORD_HEADER) + " bytes it declared", segment.file, offset, sequence, null);
-        }
         segment.mapping.putLong(offset + 8, sequence);
         segment.mapping.putInt(offset + 4, length);
-        segment.mapping.putInt(offset, Segment.crcOf(offset, length, crc, crcView));
+        segment.putCrcRelease(offset, Segment.crcOf(offset, length, crc, crcView));
         if (indexCountdown == 0) {
             segment.putIndexEntry((int) ((sequence - segment.firstSequence) / segment.indexInterval), offset);
             indexCountdown = segment.indexInterval;

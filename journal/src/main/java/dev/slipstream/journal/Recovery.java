@@ -5,8 +5,9 @@ import java.util.zip.CRC32C;
 
 /**
  * Verifies the last segment when a journal is opened: walks its records, and at the first one
- * that is not intact decides between a torn tail (nothing intact after it: cut off and reported)
- * and damage to complete records (intact records after it: refused, unless configured to cut).
+ * that is not intact decides between a torn tail (a write a crash interrupted, nothing intact
+ * after it: cut off and reported) and damage to complete records (refused, unless configured to
+ * cut).
  */
 final class Recovery {
     final RecoveryReport report;
@@ -24,7 +25,17 @@ final class Recovery {
         return segment.endOfNonZero(segment.dataStart) == segment.dataStart;
     }
 
-    static Recovery verifyTail(final Segment segment, final boolean truncateAtCorruption, final boolean force) {
+    /**
+     * Walks the segment's records to the first one that is not intact, and decides what it is.
+     * A torn write ({@link Segment#tornReason}) with nothing intact after it is cut off and
+     * reported. Anything else (a complete record that fails its check, or a failing record that
+     * intact records follow) is damage: refused with a {@link JournalCorruptException} unless
+     * {@code truncateAtCorruption}, in which case it is cut off and reported too.
+     *
+     * @param restoredBytes how many zero bytes were added to the file because it had been cut short
+     */
+    static Recovery verifyTail(final Segment segment, final boolean truncateAtCorruption, final boolean force,
+                               final long restoredBytes) {
         final CRC32C crc = new CRC32C();
         final ByteBuffer view = segment.newView();
         int offset = segment.dataStart;
@@ -34,27 +45,41 @@ final class Recovery {
             offset += size;
             sequence++;
         }
+        final String restored = restoredBytes == 0 ? null : "the file was " + restoredBytes + " bytes short of its"
+                + " segment size (cut short by hand or by a copy) and was restored with zeros (truncateAtCorruption)";
         final int end = segment.endOfNonZero(offset);
         if (end == offset) {
-            return new Recovery(new RecoveryReport(false, segment.file, offset, sequence, 0, "clean"), offset, sequence);
+            return restored == null
+                    ? new Recovery(new RecoveryReport(false, segment.file, offset, sequence, 0, "clean"), offset, sequence)
+                    : new Recovery(new RecoveryReport(true, segment.file, offset, sequence, 0, restored), offset, sequence);
         }
         String reason = size == Segment.BAD ? segment.describeProblem(offset, sequence)
                 : "non-zero bytes after the end of the data (a record whose header was never written)";
+        String damage = null;
         for (int q = offset + 8; q < end; q += 8) {
             if (segment.isIntactRecord(q, sequence, crc, view)) {
-                final long found = segment.mapping.getLong(q + 8);
-                if (!truncateAtCorruption) {
-                    throw new JournalCorruptException("segment " + segment.file + ": the record at offset " + offset
-                            + " (sequence " + sequence + ") is corrupt: " + reason + "; an intact record (sequence "
-                            + found + ") follows at offset " + q + ", so complete records were damaged, not a write"
-                            + " torn by a crash. Nothing was truncated: restore the segment, or open with"
-                            + " JournalConfig.truncateAtCorruption(true) to cut the journal at sequence " + sequence,
-                            segment.file, offset, sequence);
-                }
-                reason = reason + "; intact records after it (from sequence " + found + " at offset " + q
-                        + ") were cut off too (truncateAtCorruption)";
+                damage = "an intact record (sequence " + segment.mapping.getLong(q + 8) + ") follows at offset " + q
+                        + ", so complete records were damaged, not a write torn by a crash";
                 break;
             }
+        }
+        final String torn = size == Segment.END ? "torn write: the record header was never written (its payload was)"
+                : segment.tornReason(offset);
+        if (damage == null && torn == null) {
+            damage = "it is the last record and it was complete (its CRC32C is written and every page of it holds"
+                    + " data), so it was damaged after it was written, not torn by a crash";
+        }
+        if (damage != null && !truncateAtCorruption) {
+            throw new JournalCorruptException("segment " + segment.file + ": the record at offset " + offset
+                    + " (sequence " + sequence + ") is corrupt: " + reason + "; " + damage + ". Nothing was truncated:"
+                    + " restore the segment, or open with JournalConfig.truncateAtCorruption(true) to cut the journal"
+                    + " at sequence " + sequence + (restored == null ? "" : "; " + restored),
+                    segment.file, offset, sequence);
+        }
+        reason = damage != null ? reason + "; " + damage + "; it and everything after it were cut off too (truncateAtCorruption)"
+                : torn + " (" + reason + ")";
+        if (restored != null) {
+            reason = reason + "; " + restored;
         }
         segment.zero(offset, end);
         clearIndexFrom(segment, sequence);

@@ -3,8 +3,9 @@ package dev.slipstream.journal;
 import java.nio.file.Path;
 
 /**
- * What opening a journal found at its tail: a clean end, or a torn (or, with
- * {@link JournalConfig#truncateAtCorruption(boolean)}, corrupt) last record that it cut off.
+ * What opening a journal found at its tail: a clean end, or a torn last record that it cut off
+ * (or, with {@link JournalConfig#truncateAtCorruption(boolean)}, a damaged record and what
+ * followed it, or the tail of a segment file cut short); {@link #reason()} says which.
  *
  * <pre>{@code
  * RecoveryReport report = journal.recovery();
@@ -26,7 +27,7 @@ public record RecoveryReport(boolean truncated, Path file, long offset, long seq
     @Override
     public String toString() {
         return truncated
-                ? "dropped a torn record at " + file + " offset " + offset + " (sequence " + sequence + ", "
+                ? "cut the journal at " + file + " offset " + offset + " (sequence " + sequence + ", "
                         + droppedBytes + " bytes): " + reason
                 : "clean tail at " + file + " offset " + offset + " (next sequence " + sequence + ")";
     }

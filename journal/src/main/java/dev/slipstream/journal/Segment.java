@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.zip.CRC32C;
 
 /**
@@ -35,11 +37,16 @@ final class Segment {
     static final int RECORD_HEADER = 16;
     static final String SUFFIX = ".segment";
     static final String TEMP_SUFFIX = ".segment.tmp";
+    /** The smallest page a crash keeps or loses whole: the unit of a torn write. */
+    static final int PAGE = 4096;
 
     /** {@link #check} found no record here: zeros, or no room for a record header. */
     static final int END = 0;
     /** {@link #check} found a record that fails its check. */
     static final int BAD = -1;
+
+    /** A record's CRC32C field, read and written with an explicit access mode. */
+    private static final VarHandle CRC_FIELD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     private static final int OFF_MAGIC = 0;
     private static final int OFF_VERSION = 8;
@@ -177,6 +184,40 @@ final class Segment {
         return new Segment(file, mapping);
     }
 
+    /**
+     * Restores the length of a segment file cut short (its header intact, the file shorter than
+     * the size the header gives) by extending it with zeros, so that recovery can cut the journal
+     * after the last intact record.
+     *
+     * @return how many bytes were added: 0 if the file is not short or its header is not intact
+     */
+    static long restoreLength(final Path file, final boolean durable) {
+        final long named = parseFileName(file.getFileName().toString());
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            final long length = channel.size();
+            if (length < HEADER_SIZE) {
+                return 0;
+            }
+            final ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
+                // read the whole header
+            }
+            final int declared = header.getInt(OFF_SEGMENT_SIZE);
+            if (header.getLong(OFF_MAGIC) != MAGIC || header.getInt(OFF_HEADER_CRC) != headerCrc(header)
+                    || header.getLong(OFF_FIRST_SEQUENCE) != named || declared <= length
+                    || declared > JournalConfig.MAX_SEGMENT_SIZE) {
+                return 0;
+            }
+            channel.write(ByteBuffer.allocate(1), declared - 1L);
+            if (durable) {
+                channel.force(true);
+            }
+            return declared - length;
+        } catch (IOException e) {
+            throw new JournalException("cannot restore the length of segment " + file + ": " + e, file, 0, named, e);
+        }
+    }
+
     private static String headerProblem(final MappedByteBuffer m, final long named) {
         if (m.getLong(OFF_MAGIC) != MAGIC) {
             return String.format("magic %016x, expected %016x (not a Slipstream journal segment)",
@@ -192,6 +233,12 @@ final class Segment {
             return "first sequence " + m.getLong(OFF_FIRST_SEQUENCE) + ", but the file name says " + named;
         }
         final int size = m.getInt(OFF_SEGMENT_SIZE);
+        if (size > m.capacity()) {
+            return "segment size " + size + ", but the file is " + m.capacity() + " bytes: it was cut short"
+                    + " (truncated, or copied in part). If it is the last segment, open the journal with"
+                    + " JournalConfig.truncateAtCorruption(true) to restore its length with zeros and cut the"
+                    + " journal after its last intact record";
+        }
         if (size != m.capacity()) {
             return "segment size " + size + ", but the file is " + m.capacity() + " bytes";
         }
@@ -237,6 +284,19 @@ final class Segment {
         mapping.putInt(HEADER_SIZE + 4 * k, offset);
     }
 
+    /** Stores a record's CRC32C, the last field written, so that seeing it implies seeing the record. */
+    void putCrcRelease(final int offset, final int crc) {
+        // release: a reader in this process that reads this CRC with getCrcAcquire sees the payload,
+        // sequence and length stored before it
+        CRC_FIELD.setRelease(mapping, offset, crc);
+    }
+
+    /** Reads a record's CRC32C before the rest of the record. */
+    int getCrcAcquire(final int offset) {
+        // acquire: pairs with putCrcRelease; the record's other bytes read after it are the ones written before it
+        return (int) CRC_FIELD.getAcquire(mapping, offset);
+    }
+
     /**
      * Checks the record at {@code offset}: its aligned size if it is intact and has the expected
      * sequence, {@link #END} if there is none, {@link #BAD} if it fails a check.
@@ -247,7 +307,7 @@ final class Segment {
         if (offset > size - RECORD_HEADER) {
             return END;
         }
-        final int storedCrc = mapping.getInt(offset);
+        final int storedCrc = getCrcAcquire(offset);
         final int length = mapping.getInt(offset + 4);
         if (length == 0 && storedCrc == 0) {
             return END;
@@ -294,6 +354,38 @@ final class Segment {
         }
         final int computed = crcOf(offset, length, new CRC32C(), newView());
         return String.format("CRC32C mismatch: stored %08x, computed %08x over %d bytes", storedCrc, computed, length);
+    }
+
+    /**
+     * Why the record at {@code offset}, which failed {@link #check}, is a write torn by a crash, or
+     * null if it is not one. Records are written payload first and CRC32C last, and a crash keeps
+     * or loses whole pages (4096 bytes or more): so a torn record either has its CRC still zero
+     * (a process killed before the CRC was stored, or the page holding it never written back), or
+     * is cut short, every byte from a page boundary inside it to its end still zero (a later page
+     * of the record never written back). A record whose CRC is present and whose every page holds
+     * some of its bytes was complete: if it fails its check, that is damage, not a torn write.
+     */
+    String tornReason(final int offset) {
+        final int storedCrc = mapping.getInt(offset);
+        final int length = mapping.getInt(offset + 4);
+        if (storedCrc == 0) {
+            return length == 0
+                    ? "torn write: the record header was never written (its payload was)"
+                    : "torn write: the record's CRC32C was never written (a CRC is stored last)";
+        }
+        if (length < RECORD_HEADER || length > size - offset) {
+            return null;
+        }
+        final int end = offset + length;
+        int zeroFrom = end;
+        while (zeroFrom > offset && mapping.get(zeroFrom - 1) == 0) {
+            zeroFrom--;
+        }
+        final int boundary = (Math.max(zeroFrom, offset + 1) + PAGE - 1) & -PAGE;
+        return boundary < end
+                ? "torn write: the record is cut short, its bytes from offset " + boundary + " (a page boundary) to "
+                        + end + " were never written"
+                : null;
     }
 
     /** The offset just past the last non-zero byte in {@code [from, size)}, or {@code from} if all are zero. */

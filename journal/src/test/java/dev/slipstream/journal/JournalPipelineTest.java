@@ -123,6 +123,12 @@ class JournalPipelineTest {
             final ShutdownResult result = pipeline.shutdown(Duration.ofSeconds(10));
             assertFalse(result.isClean());
             assertFalse(pipeline.failures().isEmpty());
+            // the journal's reason is in the result and the failure, not only the halting wrapper's
+            assertTrue(result.toString().contains("JournalException: codec "), result::toString);
+            assertTrue(result.toString().contains("unencodable"), result::toString);
+            assertTrue(pipeline.failures().get(0).toString().contains("threw while encoding for sequence 700"),
+                    pipeline.failures().get(0)::toString);
+            assertTrue(pipeline.failures().get(0).cause().getCause() instanceof JournalException);
             assertEquals(700, after.seen, "the stage after the journal saw exactly the journalled events");
             assertEquals(0, after.notDurable);
             assertEquals(699, journal.durableSequence());

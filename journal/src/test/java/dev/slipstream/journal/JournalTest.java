@@ -450,7 +450,7 @@ class JournalTest {
         try (Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(SMALL_SEGMENT).truncateAtCorruption(true))) {
             assertTrue(journal.recovery().truncated());
             assertEquals(50, journal.nextSequence());
-            assertTrue(journal.recovery().reason().contains("cut off too"), journal.recovery().reason());
+            assertTrue(journal.recovery().reason().contains("cut off too (truncateAtCorruption)"), journal.recovery().reason());
         }
         assertEquals(50, replayAndCheck(dir, 0));
     }

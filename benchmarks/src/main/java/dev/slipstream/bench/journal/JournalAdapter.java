@@ -20,14 +20,22 @@ interface JournalAdapter extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * The adapter for a library: {@code slipstream} (everyBatch if {@code syncEveryBatch}, else
+     * never), {@code chronicle} (synchronous msync at each end of batch if {@code syncEveryBatch},
+     * else no sync at all), or {@code control} (a no-op stage, no journal).
+     */
     static JournalAdapter create(final String impl, final Path dir, final boolean syncEveryBatch) {
         switch (impl) {
             case "slipstream":
                 return new SlipstreamJournalAdapter(dir, syncEveryBatch);
             case "chronicle":
-                return new ChronicleQueueAdapter(dir, syncEveryBatch);
+                return new ChronicleQueueAdapter(dir, syncEveryBatch ? ChronicleQueueAdapter.Sync.SYNC
+                        : ChronicleQueueAdapter.Sync.NONE);
+            case "control":
+                return new NoJournalAdapter();
             default:
-                throw new IllegalArgumentException("unknown impl " + impl + "; expected slipstream or chronicle");
+                throw new IllegalArgumentException("unknown impl " + impl + "; expected slipstream, chronicle or control");
         }
     }
 }

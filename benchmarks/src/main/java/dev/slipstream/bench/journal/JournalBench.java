@@ -2,7 +2,9 @@ package dev.slipstream.bench.journal;
 
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventTranslator;
+import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.topology.Slipstream;
+import dev.slipstream.wait.BlockingWaitStrategy;
 import dev.slipstream.wait.YieldingWaitStrategy;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -16,26 +18,42 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * slipstream-journal against Chronicle Queue, one library and one test per JVM, same 64-byte
- * payload, same machine; {@code benchmarks/scripts/journal-interleaved.sh} runs it interleaved
- * and prints the median ratios. Each run prints one {@code RESULT} line per figure.
+ * What the journal costs, measured like for like: one case and one test per JVM, 64-byte
+ * payloads; {@code benchmarks/scripts/journal-like-for-like.sh} runs the cases interleaved and
+ * prints the journal's cost against the control and the limit. Each run prints one
+ * {@code RESULT} line per figure.
  *
  * <ul>
- *   <li>{@code --test throughput}: append {@code --records} events with no sync (the journal stage
- *       called back to back, batches of 256), timing the second half; then replay everything
- *       twice, timing the second pass. Figures: {@code append} and {@code replay}, events/s.</li>
- *   <li>{@code --policy batch|never|Nus} (Slipstream only, latency test): the sync policy, a force
- *       every batch (the default), never, or at most every N microseconds; the test's name gets the
- *       policy appended when it is not the default.</li>
- *   <li>{@code --test latency --rate N}: a pipeline (paced producer, ring, journal stage with a
- *       force every batch, then a recording stage) at N events/s for {@code --seconds} after a
- *       one-second warm-up; the latency of each event runs from when it was due to be published
- *       (no coordinated omission) until the stage after the journal sees it, durable. Figures:
- *       {@code p50}, {@code p99}, {@code p999} (microseconds) and {@code rate} (events/s achieved).</li>
+ *   <li>{@code --test throughput --impl slipstream|chronicle}: append {@code --records} events
+ *       with no sync on either side (Slipstream {@code never()}, Chronicle {@code syncMode(NONE)}
+ *       and no {@code sync()}), the stage called back to back in batches of 256, timing the second
+ *       half; then replay everything twice, timing the second pass. Figures {@code append} and
+ *       {@code replay}, events/s.</li>
+ *   <li>{@code --test latency --case C --rate N}: append-to-seen latency at N events/s for
+ *       {@code --seconds} after a one-second warm-up; every event is timed from when it was due
+ *       (no coordinated omission). Cases:
+ *       <ul>
+ *         <li>{@code control}: a paced producer, a ring, a no-op stage in the journal's place,
+ *             then a recording stage;</li>
+ *         <li>{@code slipstream-batch}, {@code slipstream-never}, {@code slipstream-Nus}: the
+ *             same pipeline with the journal stage under {@code everyBatch()}, {@code never()} or
+ *             {@code atMostEvery(N us)};</li>
+ *         <li>{@code chronicle-sync}, {@code chronicle-async}, {@code chronicle-none}: the same
+ *             pipeline with Chronicle Queue, {@code syncMode(SYNC)} (msync MS_SYNC, waits for the
+ *             device, like {@code everyBatch()}), {@code ASYNC} (its default, does not wait), or
+ *             no sync; {@code --pretouch true} adds its pre-toucher;</li>
+ *         <li>{@code limit-mapped}, {@code limit-channel}: no pipeline, the bare write-and-force
+ *             loop ({@link ForceLoop}), the physical limit of a durable append.</li>
+ *       </ul>
+ *       Figures {@code p50}, {@code p99}, {@code p999} (microseconds) and {@code rate}.</li>
+ *   <li>{@code --wait auto|blocking|yielding}: the pipeline's wait strategy. {@code auto} (the
+ *       default) takes yielding waits only when the machine has a core for each of the three
+ *       threads plus one, and blocking waits otherwise, so that no more threads are busy than
+ *       there are cores (the paced producer is the one busy thread).</li>
  * </ul>
  *
  * <pre>
- * java $CHRONICLE_FLAGS -cp benchmarks.jar dev.slipstream.bench.journal.JournalBench --impl chronicle --test throughput
+ * java $CHRONICLE_FLAGS -cp benchmarks.jar dev.slipstream.bench.journal.JournalBench --test latency --case control --rate 10000
  * </pre>
  */
 public final class JournalBench {
@@ -45,28 +63,32 @@ public final class JournalBench {
     public static void main(final String[] args) throws Exception {
         final Map<String, String> o = new HashMap<>(Map.of("--impl", "slipstream", "--test", "throughput",
                 "--records", "4000000", "--rate", "100000", "--seconds", "3", "--dir", System.getProperty("java.io.tmpdir"),
-                "--policy", "batch"));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!o.containsKey(args[i])) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; expected one of " + o.keySet());
+                "--case", "control", "--wait", "auto", "--pretouch", "false"));
+        for (int i = 0; i < args.length; i += 2) {
+            if (!o.containsKey(args[i]) || i + 1 >= args.length) {
+                throw new IllegalArgumentException("unknown option or missing value " + args[i] + "; expected pairs of "
+                        + o.keySet());
             }
             o.put(args[i], args[i + 1].replace("_", ""));
         }
-        final String impl = o.get("--impl");
-        final Path dir = Files.createTempDirectory(Path.of(o.get("--dir")), "journal-bench-" + impl);
+        final Path dir = Files.createTempDirectory(Path.of(o.get("--dir")), "journal-bench-");
         try {
             if ("throughput".equals(o.get("--test"))) {
-                throughput(impl, dir, Long.parseLong(o.get("--records")));
+                throughput(o.get("--impl"), dir, Long.parseLong(o.get("--records")));
+            } else if ("latency".equals(o.get("--test"))) {
+                latency(o.get("--case"), dir, Long.parseLong(o.get("--rate")), Long.parseLong(o.get("--seconds")),
+                        o.get("--wait"), Boolean.parseBoolean(o.get("--pretouch")));
             } else {
-                latency(impl, dir, Long.parseLong(o.get("--rate")), Long.parseLong(o.get("--seconds")), o.get("--policy"));
+                throw new IllegalArgumentException("unknown --test " + o.get("--test") + "; expected throughput or latency");
             }
         } finally {
             deleteAll(dir);
         }
     }
 
-    private static void result(final String impl, final String test, final String figure, final double value) {
-        System.out.printf("RESULT impl=%s test=%s figure=%s value=%.3f%n", impl, test, figure, value);
+    private static void result(final String impl, final String test, final String figure, final double value,
+                               final String extra) {
+        System.out.printf("RESULT impl=%s test=%s figure=%s value=%.3f%s%n", impl, test, figure, value, extra);
     }
 
     private static void throughput(final String impl, final Path dir, final long records) {
@@ -89,7 +111,7 @@ public final class JournalBench {
                 throw new IllegalStateException(e);
             }
             final double appendRate = (records - half) * 1e9 / (System.nanoTime() - start);
-            result(impl, "throughput", "append", appendRate);
+            result(impl, "throughput", "append", appendRate, "");
             final long expected = journal.replayAll();
             final long replayStart = System.nanoTime();
             final long sum = journal.replayAll();
@@ -97,7 +119,7 @@ public final class JournalBench {
             if (sum != expected) {
                 throw new IllegalStateException("replays differ: " + sum + " vs " + expected);
             }
-            result(impl, "throughput", "replay", replayRate);
+            result(impl, "throughput", "replay", replayRate, "");
         }
     }
 
@@ -129,17 +151,62 @@ public final class JournalBench {
         }
     }
 
-    private static void latency(final String impl, final Path dir, final long rate, final long seconds,
-                                final String policy) throws InterruptedException {
-        if (!"batch".equals(policy) && !"slipstream".equals(impl)) {
-            throw new IllegalArgumentException("--policy " + policy + " applies to --impl slipstream only"
-                    + " (Chronicle is measured with a sync every batch)");
+    /** The stage in the journal's place for a case name. */
+    static JournalAdapter adapterFor(final String name, final Path dir, final boolean pretouch) {
+        if ("control".equals(name)) {
+            return new NoJournalAdapter();
         }
-        try (JournalAdapter journal = "batch".equals(policy) ? JournalAdapter.create(impl, dir, true)
-                : new SlipstreamJournalAdapter(dir, SlipstreamJournalAdapter.policy(policy))) {
+        if (name.startsWith("slipstream-")) {
+            return new SlipstreamJournalAdapter(dir, SlipstreamJournalAdapter.policy(name.substring("slipstream-".length())));
+        }
+        if (name.startsWith("chronicle-")) {
+            final String mode = name.substring("chronicle-".length());
+            try {
+                return new ChronicleQueueAdapter(dir, ChronicleQueueAdapter.Sync.valueOf(mode.toUpperCase(java.util.Locale.ROOT)),
+                        pretouch);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("unknown Chronicle mode " + mode + "; expected sync, async or none", e);
+            }
+        }
+        throw new IllegalArgumentException("unknown --case " + name + "; expected control, slipstream-batch|never|Nus,"
+                + " chronicle-sync|async|none, limit-mapped or limit-channel");
+    }
+
+    /** Blocking waits unless every thread of the pipeline can have a core of its own, with one to spare. */
+    static WaitStrategy waitFor(final String choice, final int cores) {
+        switch (choice) {
+            case "auto":
+                return cores >= 4 ? new YieldingWaitStrategy() : new BlockingWaitStrategy();
+            case "blocking":
+                return new BlockingWaitStrategy();
+            case "yielding":
+                return new YieldingWaitStrategy();
+            default:
+                throw new IllegalArgumentException("unknown --wait " + choice + "; expected auto, blocking or yielding");
+        }
+    }
+
+    private static void latency(final String name, final Path dir, final long rate, final long seconds,
+                                final String waitChoice, final boolean pretouch) throws Exception {
+        final String test = "latency-" + rate;
+        if (name.startsWith("limit-")) {
+            final boolean mapped = "limit-mapped".equals(name);
+            if (!mapped && !"limit-channel".equals(name)) {
+                throw new IllegalArgumentException("unknown --case " + name + "; expected limit-mapped or limit-channel");
+            }
+            try (ForceLoop loop = new ForceLoop(dir.resolve("limit"), mapped)) {
+                final long start = System.nanoTime();
+                final Histogram h = loop.run(rate, rate, rate * seconds);
+                final double achieved = (rate + rate * seconds) * 1e9 / (System.nanoTime() - start);
+                report(name, test, h, achieved, " wait=none");
+            }
+            return;
+        }
+        final WaitStrategy wait = waitFor(waitChoice, Runtime.getRuntime().availableProcessors());
+        try (JournalAdapter journal = adapterFor(name, dir, pretouch)) {
             final Recorder recorder = new Recorder();
             final Slipstream<Record64> pipeline = Slipstream.builder(Record64::new).name("journal-latency")
-                    .ringSize(1 << 16).waitStrategy(new YieldingWaitStrategy()).build();
+                    .ringSize(1 << 16).waitStrategy(wait).build();
             pipeline.handleEventsWith(journal.stage()).then(recorder);
             pipeline.start();
             final long interval = 1_000_000_000L / rate;
@@ -168,14 +235,17 @@ public final class JournalBench {
                 Thread.sleep(1);
             }
             final double achieved = (total - warmup) * 1e9 / (System.nanoTime() - measuredFrom);
-            pipeline.shutdown(Duration.ofSeconds(30));
-            final Histogram h = recorder.histogram;
-            final String test = "latency-" + rate + ("batch".equals(policy) ? "" : "-" + policy);
-            result(impl, test, "p50", h.getValueAtPercentile(50) / 1e3);
-            result(impl, test, "p99", h.getValueAtPercentile(99) / 1e3);
-            result(impl, test, "p999", h.getValueAtPercentile(99.9) / 1e3);
-            result(impl, test, "rate", achieved);
+            pipeline.shutdown(Duration.ofSeconds(30)).requireClean();
+            report(name, test, recorder.histogram, achieved, " wait=" + wait.getClass().getSimpleName());
         }
+    }
+
+    private static void report(final String impl, final String test, final Histogram h, final double rate,
+                               final String extra) {
+        result(impl, test, "p50", h.getValueAtPercentile(50) / 1e3, extra);
+        result(impl, test, "p99", h.getValueAtPercentile(99) / 1e3, extra);
+        result(impl, test, "p999", h.getValueAtPercentile(99.9) / 1e3, extra);
+        result(impl, test, "rate", rate, extra);
     }
 
     private static void deleteAll(final Path dir) throws IOException {

@@ -40,7 +40,7 @@ final class OrderJournal implements EventHandler<OrderEvent>, AutoCloseable {
         @Override
         public void encode(final OrderEvent order, final ByteBuffer out) {
             out.putLong(order.orderId).putLong(order.price).putLong(order.quantity).putInt(order.clientId)
-                    .put(order.type).put((byte) order.side.ordinal());
+                    .put(order.type).put((byte) order.side.ordinal()).putShort((short) 0);   // reserved
         }
 
         @Override
