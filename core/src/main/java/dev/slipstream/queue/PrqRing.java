@@ -76,10 +76,22 @@ abstract class PrqRingPad2 extends PrqRingTail {
  * null; the epoch already names the next lap). If it holds an element with an older epoch (an
  * older lap's element whose dequeuer is late, or an enqueuer's claim not yet published): wait a
  * bounded number of spins while an enqueuer may hold position h, then mark the cell UNSAFE,
- * which fails a claim's publication. If it is empty or reserved: wait a bounded number of spins while an enqueuer holds
- * position h, then invalidate it (epoch to {@code h + size}, a reservation back to null) so that
- * the enqueuer of h fails and retries. Then, if the tail is at or below {@code h + 1}, the ring
- * is empty: move the tail up to the head (so that enqueuers do not fall behind), report empty.
+ * which fails a claim's publication. If it is empty, or holds a reservation under the epoch
+ * {@code h + size} (the enqueuer of h has set its epoch and is swapping its element in): wait a
+ * bounded number of spins while an enqueuer holds position h, then invalidate it (epoch to
+ * {@code h + size}, the reservation back to null) so that the enqueuer of h fails and retries. If
+ * it holds a reservation under an older epoch, leave the value alone and change only the word: an
+ * unsafe word moves to {@code h + size}, failing that enqueuer's epoch CAS; a safe word is marked
+ * unsafe. Then, if the tail is at or below {@code h + 1}, the ring is empty: move the tail up to
+ * the head (so that enqueuers do not fall behind), report empty.
+ *
+ * <p>The invariant this keeps: while the dequeuer of position h has not settled it, an epoch of
+ * {@code h + size} comes with h's element, claim or reservation, never with null; so the next
+ * lap's enqueuer, which needs the null, cannot claim the cell before h is settled, and a dequeuer
+ * that reads the epoch {@code h + size} and then a value reads h's element. Nulling a reservation
+ * under an older epoch and then moving the epoch broke it when the enqueuer set its epoch between
+ * the two steps: the next lap filled the cell and the dequeuer of h took that lap's element,
+ * ahead of elements offered before it.
  *
  * <p>Counters are 63-bit and start at a given position: a ring can take 2^63 minus its size
  * operations, centuries at any realistic rate.
@@ -490,7 +502,22 @@ final class PrqRing extends PrqRingPad2 {
                 } else if (casEpoch(j, epoch, epoch | UNSAFE)) {
                     return null;
                 }
+            } else if (v != null && index < mine) {
+                // a reservation under an epoch older than h's: its enqueuer (of h or of another
+                // position) has not set its epoch yet, or set it to an older position. Never null
+                // it here: nulling and moving the epoch are two steps, and if the enqueuer set its
+                // epoch between them, the cell would show its position done with no element, the
+                // next lap's enqueuer would fill it, and the dequeuer of that position would take
+                // the next lap's element ahead of elements offered before it. Change only the
+                // word: an unsafe word moves to h + size, so the reservation's epoch CAS fails and
+                // its enqueuer takes it back; a safe word (the enqueuer has set its epoch, the
+                // element follows) is marked unsafe, as for an older lap's element
+                if (casEpoch(j, epoch, epoch < 0 ? UNSAFE | mine : epoch | UNSAFE)) {
+                    return null;
+                }
             } else {
+                // empty, or this position's own reservation (a reservation under the epoch
+                // h + size can only be that of the enqueuer of h)
                 // volatile load: a close or a tail fixed back behind h ends the wait at once
                 final long tail = lvTail();
                 if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {

@@ -3,6 +3,10 @@ package dev.slipstream.stress.queue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Method;
+import java.util.List;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -83,6 +87,15 @@ public class LprqMutantLincheckTest {
         }
     }
 
+    /**
+     * Rings of two cells that start unsafe; a dequeuer nulls another position's reservation.
+     */
+    public static class OlderLapNullsReservation extends MutantOperations {
+        public OlderLapNullsReservation() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.OLDER_LAP_NULLS_RESERVATION, 2, true));
+        }
+    }
+
     /** Rings of two cells that start unsafe, no mutation: the unsafe start alone is correct. */
     public static class UnsafeStartUnmutated extends MutantOperations {
         public UnsafeStartUnmutated() {
@@ -140,6 +153,58 @@ public class LprqMutantLincheckTest {
         final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
                 () -> modelCheck(HeadCheckedOnlyBeforeReservation.class));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    /**
+     * The scenario of the order bug, on rings of two cells that start unsafe: after
+     * {@code offer(1), poll()} the even cell is safe and the odd one unsafe and empty. One thread
+     * offers 2; another polls twice; a third offers 3, then 4; a last poll follows. The execution
+     * the model checker finds (the same as in {@code LprqReservationOrderLincheckTest} on the
+     * production queue): the offer of 3 takes position 1 and reserves the odd cell; the first poll
+     * takes position 1, finds the reservation under the unsafe epoch and nulls it; before that
+     * poll moves the epoch, the enqueuer sets it to position 1's ({@code 1 + 2}) and, its
+     * reservation gone, puts 3 at position 2; the offer of 4 takes position 3 and claims the odd
+     * cell, null under position 1's epoch; the first poll, reading the cell again, finds the
+     * epoch of its own position and an element, and takes 4. 4 leaves before 3, offered before it
+     * by the same thread.
+     */
+    static ExecutionScenario reservationNulledByAnOlderLap() {
+        try {
+            final Method offer = MutantOperations.class.getMethod("offer", int.class);
+            final Method poll = MutantOperations.class.getMethod("poll");
+            return new ExecutionScenario(
+                    List.of(new Actor(offer, List.of(1)), new Actor(poll, List.of())),
+                    List.of(List.of(new Actor(offer, List.of(2))),
+                            List.of(new Actor(poll, List.of()), new Actor(poll, List.of())),
+                            List.of(new Actor(offer, List.of(3)), new Actor(offer, List.of(4)))),
+                    List.of(new Actor(poll, List.of())),
+                    null);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Enough for the model checker to reach the bad execution on the mutant (it stops there). */
+    private static final int REPRODUCING_INVOCATIONS = 50_000;
+
+    private static void modelCheckReservationScenario(final Class<?> subject, final int invocations) {
+        FifoQueueOperations.modelChecking(FifoSpecs.Unbounded.class)
+                .iterations(0)
+                .invocationsPerIteration(invocations)
+                .addCustomScenario(reservationNulledByAnOlderLap())
+                .check(subject);
+    }
+
+    @Test
+    public void theModelCheckCatchesADequeuerThatNullsAnotherPositionsReservation() {
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
+                () -> modelCheckReservationScenario(OlderLapNullsReservation.class, REPRODUCING_INVOCATIONS));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theUnmutatedCopyPassesTheReservationScenario() {
+        modelCheckReservationScenario(UnsafeStartUnmutated.class, 20_000);
     }
 
     @Test

@@ -49,6 +49,14 @@ final class MutantLprqQueue {
          * before the reservation, so the element is published for a position already passed.
          */
         HEAD_CHECKED_ONLY_BEFORE_RESERVATION,
+        /**
+         * A dequeuer that finds a reservation under an epoch older than its position's nulls it
+         * and then moves the epoch (the production ring's steps before the order fix): if the
+         * enqueuer sets its epoch between the two, the cell shows its position done with no
+         * element, the next lap fills it, and the dequeuer of that position takes the next lap's
+         * element ahead of older ones.
+         */
+        OLDER_LAP_NULLS_RESERVATION,
     }
 
     private static final long FLAG = Long.MIN_VALUE;
@@ -218,6 +226,10 @@ final class MutantLprqQueue {
                                 break;
                             }
                         } else if (EPOCHS.compareAndSet(epochs, j, epoch, epoch | FLAG)) {
+                            break;
+                        }
+                    } else if (v != null && index < mine && mutation != Mutation.OLDER_LAP_NULLS_RESERVATION) {
+                        if (EPOCHS.compareAndSet(epochs, j, epoch, epoch < 0 ? FLAG | mine : epoch | FLAG)) {
                             break;
                         }
                     } else {
