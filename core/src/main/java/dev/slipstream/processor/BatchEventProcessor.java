@@ -2,6 +2,7 @@ package dev.slipstream.processor;
 
 import dev.slipstream.ring.DataProvider;
 import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
@@ -56,8 +57,11 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     /** Retries of a rewound batch when no rewind strategy is set. */
     public static final int DEFAULT_REWIND_RETRIES = 3;
 
-    /** Early returns of the barrier to spin through before yielding to a slow producer. */
-    private static final int EMPTY_WAIT_SPINS = 64;
+    /**
+     * After an early return of the barrier: spins, then yields to a slow producer (never parks:
+     * the barrier itself waits). Shared by the processors: each counts its own early returns.
+     */
+    private static final Backoff EMPTY_WAIT = new Backoff(63, 0, 0L, 0L);
 
     /** The smallest batch that shows a stage chasing its producer (see letTheProducerAhead). */
     private static final long CHASE_MIN = 2L;
@@ -345,11 +349,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
                 // The wait ended early: only a barrier other than the ring's own can do that (the
                 // ring's barrier waits, the way its strategy waits, for a claimed slot to be
                 // published). Spin a little, then yield, and ask again.
-                if (++emptyWaits < EMPTY_WAIT_SPINS) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
+                EMPTY_WAIT.idleAt(emptyWaits++);
                 continue;
             }
             emptyWaits = 0;
