@@ -377,12 +377,10 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      *
      * <p>One {@link Thread#yield()}, not a spin: with a core to spare it returns within about a
      * microsecond, and with more runnable threads than cores (three stages and a producer on two
-     * cores) it hands the core to a thread that has work, often the producer itself. Against a
-     * pause of 8 {@link Thread#onSpinWait()} after batches of 2-7 events it gave multicast with
-     * yielding waits 1.54x LMAX instead of 0.92x. The bound of 256 events, against 7: unicast
-     * with busy-spin waits 2.62x LMAX instead of 1.03x (every run at 246-259 M events/s, with
-     * batches of about 280 events instead of 30), sequencer 1.63x instead of 1.38x, the
-     * four-thread cells and one-way latency p50 within their spread (docs/benchmarks/continuous.md).
+     * cores) it hands the core to a thread that has work, often the producer itself. It was
+     * measured against a pause of 8 {@link Thread#onSpinWait()} after batches of 2-7 events, and
+     * the bound of 256 events against 7; what each choice gave per topology and wait strategy is
+     * in {@code docs/benchmarks/continuous.md}.
      */
     private static void letTheProducerAhead() {
         Thread.yield();
