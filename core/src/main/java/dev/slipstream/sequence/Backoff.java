@@ -21,10 +21,10 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>Owned</b> by one thread, which keeps its state in it: {@link #idle(int)} with the work
  *   it just found (any work resets it), or {@link #idle()} and {@link #reset()}; {@link
  *   #spinOrYield()} for a thread that parks its own way (a wake-up protocol) once the spins and
- *   yields are spent; {@link #idleUntil(long)} for a wait with a deadline. Plain fields: not for
- *   two threads at once.</li>
+ *   yields are spent. Plain fields: not for two threads at once.</li>
  *   <li><b>Shared</b>, by a strategy that many threads call, each with its own count of
- *   attempts: {@link #idleAt(long)}. It reads only final fields and is safe from any thread.</li>
+ *   attempts: {@link #idleAt(long)}, or {@link #idleAt(long, long)} for a wait with a deadline.
+ *   It reads only final fields and is safe from any thread.</li>
  * </ul>
  * No method allocates.
  *
@@ -112,17 +112,6 @@ public final class Backoff {
     /** Waits one step (spin, yield or park, as the attempts so far say) and counts it. */
     public void idle() {
         idleAt(attempts++, Long.MAX_VALUE);
-    }
-
-    /**
-     * Waits one step, but parks no later than {@code deadline}: for a wait with a time limit.
-     *
-     * @param deadline a {@link System#nanoTime()} value; a park lasts at most until it, and
-     *     does not happen once it passed
-     */
-    public void idleUntil(final long deadline) {
-        final long attempt = attempts++;
-        idleAt(attempt, attempt >= parkFrom ? deadline - System.nanoTime() : Long.MAX_VALUE);
     }
 
     /**

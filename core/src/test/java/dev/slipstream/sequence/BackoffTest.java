@@ -81,16 +81,6 @@ class BackoffTest {
     }
 
     @Test
-    void idleUntilAPassedDeadlineDoesNotPark() {
-        final Backoff backoff = new Backoff(0, 0, 1_000_000_000L, 1_000_000_000L);
-        // a one-second park would be taken if the deadline were ignored; the test would still
-        // pass, so check the state the call leaves instead of its duration
-        backoff.idleUntil(System.nanoTime() - 1);
-        assertEquals(Phase.PARK, backoff.phase());
-        assertEquals(1_000_000_000L, backoff.nextParkNanos());
-    }
-
-    @Test
     void theLongestParkIsReachedWithoutOverflow() {
         final Backoff backoff = new Backoff(0, 0, 3, Long.MAX_VALUE);
         assertEquals(3L << 61, backoff.parkNanosAt(61));
