@@ -2,6 +2,7 @@ package dev.slipstream.processor;
 
 import dev.slipstream.ring.DataProvider;
 import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
@@ -56,8 +57,11 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     /** Retries of a rewound batch when no rewind strategy is set. */
     public static final int DEFAULT_REWIND_RETRIES = 3;
 
-    /** Early returns of the barrier to spin through before yielding to a slow producer. */
-    private static final int EMPTY_WAIT_SPINS = 64;
+    /**
+     * After an early return of the barrier: spins, then yields to a slow producer (never parks:
+     * the barrier itself waits). Shared by the processors: each counts its own early returns.
+     */
+    private static final Backoff EMPTY_WAIT = new Backoff(63, 0, 0L, 0L);
 
     /** The smallest batch that shows a stage chasing its producer (see letTheProducerAhead). */
     private static final long CHASE_MIN = 2L;
@@ -345,11 +349,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
                 // The wait ended early: only a barrier other than the ring's own can do that (the
                 // ring's barrier waits, the way its strategy waits, for a claimed slot to be
                 // published). Spin a little, then yield, and ask again.
-                if (++emptyWaits < EMPTY_WAIT_SPINS) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
+                EMPTY_WAIT.idleAt(emptyWaits++);
                 continue;
             }
             emptyWaits = 0;
@@ -377,12 +377,10 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      *
      * <p>One {@link Thread#yield()}, not a spin: with a core to spare it returns within about a
      * microsecond, and with more runnable threads than cores (three stages and a producer on two
-     * cores) it hands the core to a thread that has work, often the producer itself. Against a
-     * pause of 8 {@link Thread#onSpinWait()} after batches of 2-7 events it gave multicast with
-     * yielding waits 1.54x LMAX instead of 0.92x. The bound of 256 events, against 7: unicast
-     * with busy-spin waits 2.62x LMAX instead of 1.03x (every run at 246-259 M events/s, with
-     * batches of about 280 events instead of 30), sequencer 1.63x instead of 1.38x, the
-     * four-thread cells and one-way latency p50 within their spread (docs/benchmarks/continuous.md).
+     * cores) it hands the core to a thread that has work, often the producer itself. It was
+     * measured against a pause of 8 {@link Thread#onSpinWait()} after batches of 2-7 events, and
+     * the bound of 256 events against 7; what each choice gave per topology and wait strategy is
+     * in {@code docs/benchmarks/continuous.md}.
      */
     private static void letTheProducerAhead() {
         Thread.yield();

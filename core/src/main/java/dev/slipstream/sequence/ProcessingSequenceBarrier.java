@@ -24,11 +24,11 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
     /** What a consumer waits on while the cursor is ahead of what is published. */
     private final PublishedView publishedView;
     /**
-     * Yields before waiting on the strategy behind a claimed, unpublished slot: enough for a
+     * Yields (4) before waiting on the strategy behind a claimed, unpublished slot: enough for a
      * preempted producer to be scheduled and publish, few enough that a slot which stays
      * unpublished soon reaches the strategy's wait (see docs/benchmarks/history/speed-study.md).
      */
-    private static final int YIELDS_BEFORE_WAIT = 4;
+    private static final Backoff BEFORE_WAIT = new Backoff(0, 4, 0L, 0L);
 
     ProcessingSequenceBarrier(final Sequencer sequencer, final WaitStrategy waitStrategy,
                               final Sequence cursor, final Sequence[] upstream) {
@@ -78,8 +78,9 @@ public final class ProcessingSequenceBarrier implements SequenceBarrier {
         // threads than cores. Handing the core over a few times lets it finish; each yield costs a
         // system call, not a spinning core, so a slot that stays unpublished still ends up in the
         // strategy's wait below.
-        for (int i = 0; i < YIELDS_BEFORE_WAIT; i++) {
-            Thread.yield();
+        // shared by the threads of a pool that wait on this barrier: each counts its own yields
+        for (long attempt = 0; BEFORE_WAIT.phaseAt(attempt) != Backoff.Phase.PARK; attempt++) {
+            BEFORE_WAIT.idleAt(attempt);
             checkAlert();
             final long published = publishedFrom(sequence);
             if (published >= sequence) {

@@ -1,11 +1,11 @@
 package dev.slipstream.topology;
 
 import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.Backoff;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Drain accounting on a closed ring, against its close fence: the highest sequence whose claim the
@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * the timeout) and counted if it is not published in time.
  */
 final class DrainAccounting {
-    private static final long FIRST_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(10);
-    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A drain wait parks only: from 10 us, doubling up to 1 ms. Shared: each wait counts its own parks. */
+    private static final Backoff DRAIN_WAIT =
+            new Backoff(0, 0, TimeUnit.MICROSECONDS.toNanos(10), TimeUnit.MILLISECONDS.toNanos(1));
 
     private DrainAccounting() {
     }
@@ -60,7 +61,7 @@ final class DrainAccounting {
                                 final long fence, final Lifecycle lifecycle, final long deadline) {
         lifecycle.drainWaiter(Thread.currentThread());
         try {
-            long parkNanos = FIRST_PARK_NANOS;
+            long parks = 0;
             while (true) {
                 if (isDrained(ring, stages, fence)) {
                     return true;
@@ -72,8 +73,7 @@ final class DrainAccounting {
                 if (remaining <= 0) {
                     return false;
                 }
-                LockSupport.parkNanos(lifecycle, Math.min(parkNanos, remaining));
-                parkNanos = Math.min(parkNanos * 2, MAX_PARK_NANOS);
+                DRAIN_WAIT.idleAt(parks++, remaining);
             }
         } finally {
             lifecycle.drainWaiter(null);

@@ -69,6 +69,42 @@ final class PipelineGraph<E> {
         return nodesByHandler.get(handler);
     }
 
+    /**
+     * The node behind a stage of this pipeline that is still in the graph; read without the lock
+     * (a removal's volatile store of {@code removed} is seen).
+     *
+     * @throws IllegalArgumentException if the stage belongs to another pipeline or was removed
+     */
+    StageNode<E> ownNode(final Stage stage) {
+        Objects.requireNonNull(stage, "stage must not be null");
+        if (!(stage instanceof StageNode) || ((StageNode<?>) stage).pipeline != pipeline) {
+            final String owner = stage instanceof StageNode ? ((StageNode<?>) stage).pipeline.name() : "unknown";
+            throw new IllegalArgumentException("stage '" + stage.name() + "' belongs to pipeline '" + owner
+                    + "', not to '" + pipeline.name() + "'");
+        }
+        @SuppressWarnings("unchecked")
+        final StageNode<E> node = (StageNode<E>) stage;
+        if (node.removed) {
+            throw new IllegalArgumentException("stage '" + node.name + "' was removed from pipeline '"
+                    + pipeline.name() + "'");
+        }
+        return node;
+    }
+
+    /**
+     * The stage of the given name, from the snapshot (no lock).
+     *
+     * @throws IllegalArgumentException if there is no such stage
+     */
+    StageNode<E> stageNamed(final String stageName) {
+        for (final StageNode<E> node : snapshot) {
+            if (node.name.equals(stageName)) {
+                return node;
+            }
+        }
+        throw new IllegalArgumentException("pipeline '" + pipeline.name() + "' has no stage named '" + stageName + "'");
+    }
+
     boolean isEmpty() {
         return nodes.isEmpty();
     }

@@ -1,6 +1,7 @@
 package dev.slipstream.topology;
 
 import dev.slipstream.processor.EventHandler;
+import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Queue;
@@ -19,11 +20,6 @@ import java.util.Queue;
  * @param <T> the item type
  */
 final class QueueWorker<T> extends PoolWorker<T> {
-    /** Polls of an empty queue before a worker parks. */
-    private static final int SPINS_BEFORE_PARK = 100;
-    /** Yields after the spins, before parking. */
-    private static final int YIELDS_BEFORE_PARK = 2;
-
     private static final VarHandle HOLDING;
 
     static {
@@ -35,6 +31,13 @@ final class QueueWorker<T> extends PoolWorker<T> {
     }
 
     private final QueueWorkerPool<T> pool;
+    /**
+     * Looks at an empty queue before parking on the waker, while this worker waits on the
+     * source: it rides out short gaps between items.
+     */
+    private final Backoff sourceWait = new Backoff(100, 2, 0L, 0L);
+    /** The same for a woken helper, which parks sooner. */
+    private final Backoff helperWait = new Backoff(25, 0, 0L, 0L);
     /**
      * Items taken from the queue and not yet handled; written opaque by this worker, read by a
      * shutdown to count what a stuck worker holds.
@@ -122,18 +125,13 @@ final class QueueWorker<T> extends PoolWorker<T> {
     /** Waits for items. @return false if the worker should stop */
     private boolean awaitItems() {
         final Queue<T> queue = pool.queue();
-        // the source waiter rides out short gaps longer; a woken helper parks sooner
-        final int tries = waitsOnSource ? SPINS_BEFORE_PARK + YIELDS_BEFORE_PARK : SPINS_BEFORE_PARK / 4;
-        for (int i = 0; i < tries; i++) {
+        final Backoff backoff = waitsOnSource ? sourceWait : helperWait;
+        backoff.reset();
+        do {
             if (!queue.isEmpty() || pool.isHalted()) {
                 return !pool.isHalted();
             }
-            if (i < SPINS_BEFORE_PARK) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-        }
+        } while (backoff.spinOrYield());
         if (pool.isDraining()) {
             // shutting down and the queue was empty: done
             return !queue.isEmpty() && !pool.isHalted();

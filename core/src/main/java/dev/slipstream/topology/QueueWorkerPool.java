@@ -3,6 +3,7 @@ package dev.slipstream.topology;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
+import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -15,7 +16,6 @@ import java.util.Queue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A pool of N workers fed by a {@link Queue}: producers {@link #offer(Object) offer} and never
@@ -60,6 +60,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     public static final Duration STOP_GRACE = Slipstream.STOP_GRACE;
     /** After a halt, how long a worker gets to leave its wait before it is interrupted. */
     private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /**
+     * A shutdown waiting for offers in flight parks only: from 1 us, doubling up to 1 ms. Shared:
+     * each wait counts its own parks.
+     */
+    private static final Backoff OFFERS_WAIT = new Backoff(0, 0, 1_000L, 1_000_000L);
 
     private static final VarHandle PHASE;
     private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
@@ -321,7 +326,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      *     in the queue)
      */
     private long awaitOffersInFlight(final long deadline) {
-        long parkNanos = 1_000L;
+        long parks = 0;
         long inFlight;
         // volatile load, after our volatile phase store: see offer()
         while ((inFlight = offersInFlight.get()) != 0) {
@@ -329,8 +334,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
             if (remaining <= 0) {
                 return inFlight;
             }
-            LockSupport.parkNanos(this, Math.min(parkNanos, remaining));
-            parkNanos = Math.min(parkNanos * 2, 1_000_000L);
+            OFFERS_WAIT.idleAt(parks++, remaining);
         }
         return 0L;
     }

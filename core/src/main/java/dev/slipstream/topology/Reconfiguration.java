@@ -1,8 +1,11 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.RingBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Changes to a running pipeline: adding a first-level stage, and removing a stage in the only safe
@@ -10,24 +13,68 @@ import java.util.List;
  * never overwrite a batch it may still be reading. The join happens outside the pipeline's lock;
  * a stage whose threads do not end in time stays in the graph, halted and gating, and is reported.
  *
+ * <pre>{@code
+ * Stage audit = reconfiguration.add("orders", StageSpec.of("audit", auditor));   // at the cursor
+ * StageRemoval removal = reconfiguration.remove(audit, Duration.ofSeconds(2));   // halt, join, re-gate
+ * }</pre>
+ *
  * @param <E> the event type
  */
 final class Reconfiguration<E> {
     private final Object lock;
     private final PipelineGraph<E> graph;
-    private final Lifecycle lifecycle;
+    private final PipelineWiring<E> wiring;
+    private final PipelineLifecycle<E> run;
     private final RingBuffer<E> ring;
 
-    Reconfiguration(final Object lock, final PipelineGraph<E> graph, final Lifecycle lifecycle,
-                    final RingBuffer<E> ring) {
+    Reconfiguration(final Object lock, final PipelineGraph<E> graph, final PipelineWiring<E> wiring,
+                    final PipelineLifecycle<E> run, final RingBuffer<E> ring) {
         this.lock = lock;
         this.graph = graph;
-        this.lifecycle = lifecycle;
+        this.wiring = wiring;
+        this.run = run;
         this.ring = ring;
     }
 
+    /**
+     * Adds a stage straight behind the producers: before start as the DSL does, while running at
+     * the current cursor (see {@link #addRunning}).
+     */
+    Stage add(final String pipelineName, final StageSpec<? super E> spec) {
+        Objects.requireNonNull(spec, "spec must not be null");
+        synchronized (lock) {
+            if (run.state() == Lifecycle.NEW) {
+                return wiring.addStages(PipelineWiring.one(spec), List.of()).stage();
+            }
+            if (run.refusesNewStages()) {
+                throw new IllegalStateException("pipeline '" + pipelineName + "' is stopped: cannot add a handler");
+            }
+            graph.checkSpecs(PipelineWiring.one(spec));
+            return addRunning(spec);
+        }
+    }
+
+    /** Removes the stage of this pipeline, waiting up to the timeout for its threads. */
+    StageRemoval remove(final Stage stage, final Duration timeout) {
+        Lifecycle.checkTimeout(timeout);
+        return remove(graph.ownNode(stage), timeout.toNanos());
+    }
+
+    /** Removes the stage that runs {@code handler}, waiting up to the timeout for its threads. */
+    StageRemoval removeHandler(final String pipelineName, final EventHandler<?> handler, final Duration timeout) {
+        Objects.requireNonNull(handler, "handler must not be null");
+        final StageNode<E> node;
+        synchronized (lock) {
+            node = graph.byHandler(handler);
+        }
+        if (node == null) {
+            throw new IllegalArgumentException("handler " + handler + " is not in pipeline '" + pipelineName + "'");
+        }
+        return remove(node, timeout);
+    }
+
     /** Adds and starts a first-level stage while running; under the lock. */
-    StageNode<E> addRunning(final StageSpec<? super E> spec) {
+    private StageNode<E> addRunning(final StageSpec<? super E> spec) {
         final boolean first = graph.isEmpty();
         final StageNode<E> node = graph.add(spec, List.of(), graph.startFor(List.of(), true));
         if (!first) {
@@ -36,7 +83,7 @@ final class Reconfiguration<E> {
             node.startAfter(ring.getCursor());
         }
         try {
-            node.createThreads(lifecycle);
+            node.createThreads(run.lifecycle());
         } catch (RuntimeException e) {
             // no thread, so no stage: take it out before it gates anyone, and leave the spec unused
             graph.remove(node);
@@ -50,14 +97,12 @@ final class Reconfiguration<E> {
     /**
      * Removes a stage: checks (under the lock), halts and joins (outside it), then re-gates
      * (under it again).
-     *
-     * @param stopped whether the pipeline is stopping or stopped (read under the lock)
      */
-    StageRemoval remove(final StageNode<E> node, final long timeoutNanos, final java.util.function.BooleanSupplier stopped) {
+    private StageRemoval remove(final StageNode<E> node, final long timeoutNanos) {
         final long published;
         final List<Thread> threads;
         synchronized (lock) {
-            if (stopped.getAsBoolean()) {
+            if (run.isStopping()) {
                 throw new IllegalStateException("pipeline '" + node.pipeline.name()
                         + "' is stopped: stages can no longer be removed");
             }
@@ -83,7 +128,7 @@ final class Reconfiguration<E> {
         // 1. halt: the stage stops after its current batch; it still gates the producers
         node.requestStop();
         // 2. join, without the lock: a stuck stage must not block the rest of the pipeline's control
-        final List<String> alive = lifecycle.state() == Lifecycle.NEW
+        final List<String> alive = run.state() == Lifecycle.NEW
                 ? List.of() : Lifecycle.join(threads, System.nanoTime() + timeoutNanos);
         synchronized (lock) {
             node.removing = false;
@@ -93,7 +138,7 @@ final class Reconfiguration<E> {
                 node.stuck = true;
                 return new StageRemoval(node.name, left, alive);
             }
-            if (lifecycle.state() != Lifecycle.STOPPED) {
+            if (run.state() != Lifecycle.STOPPED) {
                 // 3. re-gate: only now may producers pass its last batch
                 graph.remove(node);
             }

@@ -3,9 +3,9 @@ package dev.slipstream.topology;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.DataProvider;
 import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A {@link WorkerPool} worker: claims batches of sequences from the pool's work sequence with a
@@ -21,14 +21,18 @@ import java.util.concurrent.locks.LockSupport;
  * @param <E> the event type
  */
 final class RingWorker<E> extends PoolWorker<E> {
-    /** Checks of the source before a biased worker parks: rides out short gaps between bursts. */
-    private static final int SPINS_BEFORE_PARK = 64;
-    /** Back-off while the next event is claimed but unpublished: spins, then yields, then short parks. */
-    private static final int GAP_SPINS = 16;
-    private static final int GAP_YIELDS = 16;
-    private static final long GAP_PARK_NANOS = 10_000L;
+    /**
+     * Back-off while the next event is claimed but unpublished: spins, then yields, then short
+     * parks. Shared by the workers: each counts its own gaps.
+     */
+    private static final Backoff GAP_BACKOFF = new Backoff(16, 16, 10_000L, 10_000L);
 
     private final WorkerPool<E> pool;
+    /**
+     * Checks of the source before a biased worker parks on its waker: rides out short gaps
+     * between bursts; this worker's own.
+     */
+    private final Backoff beforePark = new Backoff(64, 0, 0L, 0L);
     /** Padded by the Sequence class itself. */
     final Sequence sequence = new Sequence(Long.MAX_VALUE);
 
@@ -71,7 +75,7 @@ final class RingWorker<E> extends PoolWorker<E> {
                 if (cachedAvailable <= w) {
                     // claimed but not yet published (many producers), or a timeout: give the
                     // publishing thread the core instead of spinning on it
-                    backOff(++gaps);
+                    GAP_BACKOFF.idleAt(gaps++);
                 } else {
                     gaps = 0;
                 }
@@ -111,16 +115,6 @@ final class RingWorker<E> extends PoolWorker<E> {
         return pool.availableNow(claimed) > claimed;
     }
 
-    private static void backOff(final int attempt) {
-        if (attempt < GAP_SPINS) {
-            Thread.onSpinWait();
-        } else if (attempt < GAP_SPINS + GAP_YIELDS) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(GAP_PARK_NANOS);
-        }
-    }
-
     private void processBatch(final long lo, final long hi, final long queueDepth) {
         final DataProvider<E> data = pool.dataProvider();
         try {
@@ -150,13 +144,13 @@ final class RingWorker<E> extends PoolWorker<E> {
 
     /** Biased policy, worker above 0: park until a lower worker is overloaded. */
     private long parkUntilWork(final long w) throws AlertException {
-        for (int i = 0; i < SPINS_BEFORE_PARK; i++) {
+        beforePark.reset();
+        do {
             final long available = pool.availableNow(w);
             if (available > w) {
                 return available;
             }
-            Thread.onSpinWait();
-        }
+        } while (beforePark.spinOrYield());
         if (!park()) {
             throw AlertException.INSTANCE;
         }

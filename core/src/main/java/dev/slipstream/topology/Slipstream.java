@@ -8,20 +8,10 @@ import dev.slipstream.ring.EventFactory;
 import dev.slipstream.ring.EventSink;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
-import dev.slipstream.sequence.ProducerWaitStrategy;
 import dev.slipstream.sequence.SequencerClosedException;
-import dev.slipstream.sequence.WaitStrategy;
-import dev.slipstream.wait.HybridWaitStrategy;
-import dev.slipstream.wait.ProducerWaitStrategies;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A pipeline: one ring buffer, the stages that read it, and their threads, wired with a fluent
@@ -93,45 +83,33 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * before it interrupts them.
      */
     public static final Duration STOP_GRACE = Duration.ofSeconds(1);
-    /**
-     * After a halt, how long a stage gets to leave its wait before a shutdown that ran out of time
-     * interrupts it: a stage waiting for events ends within microseconds of its halt, one still
-     * running after this is inside its handler.
-     */
-    private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /** Numbers the pipelines built without a name: "slipstream-1", "slipstream-2", ... */
-    private static final AtomicInteger UNNAMED = new AtomicInteger();
     private static final System.Logger LOG = System.getLogger(Slipstream.class.getName());
 
+    // a facade: the builder is PipelineBuilder, the graph PipelineGraph (with PipelineWiring for
+    // the DSL), live changes Reconfiguration, start and stop PipelineLifecycle
     private final String name;
     private final RingBuffer<E> ring;
-    private final EventSink<E> sink;
     private final ProducerType producerType;
     private final Duration stallThreshold;
+    private final PipelineGraph<E> graph;
+    private final PipelineWiring<E> wiring;
+    private final PipelineLifecycle<E> run;
+    private final Reconfiguration<E> reconfiguration;
     private final PipelineMetrics metrics;
     /** Guards the graph and lifecycle changes; never taken by stage threads or producers. */
     private final Object lock = new Object();
-    private final PipelineGraph<E> graph;
-    private final Lifecycle lifecycle;
-    private final Reconfiguration<E> reconfiguration;
-    /** Set under the lock when shutdown or halt begins: no more graph changes. */
-    private volatile boolean stopRequested;
-    private JfrMonitoring.Registration jfr;
-    private ShutdownResult result;
 
-    private Slipstream(final Builder<E> builder) {
-        this.name = builder.name;
-        this.producerType = builder.producerType;
-        final SignalFanOut signal = new SignalFanOut(builder.waitStrategy != null ? builder.waitStrategy
-                : new HybridWaitStrategy());
-        this.ring = RingBuffer.create(producerType, builder.factory, builder.ringSize, signal,
-                builder.producerWaitStrategy != null ? builder.producerWaitStrategy
-                        : ProducerWaitStrategies.defaultStrategy());
-        this.sink = ring;
-        this.stallThreshold = builder.stallThreshold;
-        this.lifecycle = new Lifecycle("pipeline '" + name + "'", this::stopAfterFailure);
-        this.graph = new PipelineGraph<>(this, ring, signal, builder.threadFactory, builder.exceptionHandler);
-        this.reconfiguration = new Reconfiguration<>(lock, graph, lifecycle, ring);
+    Slipstream(final String name, final ProducerType producerType, final RingBuffer<E> ring, final SignalFanOut signal,
+               final ThreadFactory threadFactory, final ExceptionHandler<? super E> exceptionHandler,
+               final Duration stallThreshold) {
+        this.name = name;
+        this.producerType = producerType;
+        this.ring = ring;
+        this.stallThreshold = stallThreshold;
+        this.graph = new PipelineGraph<>(this, ring, signal, threadFactory, exceptionHandler);
+        this.run = new PipelineLifecycle<>(name, ring, lock, graph);
+        this.wiring = new PipelineWiring<>(this, lock, graph, run);
+        this.reconfiguration = new Reconfiguration<>(lock, graph, wiring, run, ring);
         this.metrics = new LivePipelineMetrics(name, ring, graph);
     }
 
@@ -144,7 +122,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws NullPointerException if {@code factory} is null
      */
     public static <E> Builder<E> builder(final EventFactory<E> factory) {
-        return new Builder<>(Objects.requireNonNull(factory, "factory must not be null"));
+        return new Builder<>(factory);
     }
 
     // ===================================================================================== graph
@@ -160,7 +138,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     @SafeVarargs
     public final StageGroup<E> handleEventsWith(final EventHandler<? super E>... handlers) {
-        return addStages(specsOf(handlers), List.of());
+        return wiring.addStages(PipelineWiring.specsOf(handlers), List.of());
     }
 
     /**
@@ -174,7 +152,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     @SafeVarargs
     public final StageGroup<E> handleEventsWith(final StageSpec<? super E>... specs) {
-        return addStages(specs, List.of());
+        return wiring.addStages(specs, List.of());
     }
 
     /**
@@ -188,7 +166,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     @SafeVarargs
     public final StageGroup<E> handleEventsWithWorkerPool(final EventHandler<? super E>... workers) {
-        return addStages(poolSpecOf(workers), List.of());
+        return wiring.addStages(PipelineWiring.poolSpecOf(workers), List.of());
     }
 
     /**
@@ -201,17 +179,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     @SafeVarargs
     public final StageGroup<E> after(final StageGroup<E>... groups) {
-        Objects.requireNonNull(groups, "groups must not be null");
-        final List<StageNode<E>> selected = new ArrayList<>();
-        for (final StageGroup<E> group : groups) {
-            checkOwnGroup(group);
-            for (final StageNode<E> node : group.nodes()) {
-                if (!selected.contains(node)) {
-                    selected.add(node);
-                }
-            }
-        }
-        return selection(selected);
+        return wiring.after(groups);
     }
 
     /**
@@ -223,15 +191,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      *     is given
      */
     public StageGroup<E> after(final Stage... stages) {
-        Objects.requireNonNull(stages, "stages must not be null");
-        final List<StageNode<E>> selected = new ArrayList<>();
-        for (final Stage stage : stages) {
-            final StageNode<E> node = ownNode(stage);
-            if (!selected.contains(node)) {
-                selected.add(node);
-            }
-        }
-        return selection(selected);
+        return wiring.after(stages);
     }
 
     /**
@@ -243,29 +203,15 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     @SafeVarargs
     public final StageGroup<E> after(final EventHandler<? super E>... handlers) {
-        Objects.requireNonNull(handlers, "handlers must not be null");
-        final List<StageNode<E>> selected = new ArrayList<>();
-        synchronized (lock) {
-            for (final EventHandler<? super E> handler : handlers) {
-                final StageNode<E> node = graph.byHandler(Objects.requireNonNull(handler, "handler must not be null"));
-                if (node == null) {
-                    throw new IllegalArgumentException("handler " + handler + " is not in pipeline '" + name
-                            + "'; add it before placing stages after it");
-                }
-                if (!selected.contains(node)) {
-                    selected.add(node);
-                }
-            }
-        }
-        return selection(selected);
+        return wiring.afterHandlers(handlers);
     }
 
-    private StageGroup<E> selection(final List<StageNode<E>> selected) {
-        if (selected.isEmpty()) {
-            throw new IllegalArgumentException("after(...) needs at least one stage of pipeline '" + name + "'");
-        }
-        return new StageGroup<>(this, selected);
+    /** The DSL's side of the graph, for {@link StageGroup}. */
+    PipelineWiring<E> wiring() {
+        return wiring;
     }
+
+    // ======================================================================= live reconfiguration
 
     /**
      * Adds a stage that reads straight behind the producers. While running it starts at the
@@ -293,17 +239,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalStateException if the pipeline is stopped
      */
     public Stage addHandler(final StageSpec<? super E> spec) {
-        Objects.requireNonNull(spec, "spec must not be null");
-        synchronized (lock) {
-            if (lifecycle.state() == Lifecycle.NEW) {
-                return addStages(toArray(spec), List.of()).stage();
-            }
-            if (lifecycle.state() == Lifecycle.STOPPED || stopRequested || lifecycle.hasFailed()) {
-                throw new IllegalStateException("pipeline '" + name + "' is stopped: cannot add a handler");
-            }
-            graph.checkSpecs(toArray(spec));
-            return reconfiguration.addRunning(spec);
-        }
+        return reconfiguration.add(name, spec);
     }
 
     /**
@@ -319,11 +255,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      *     gating, and the next shutdown reports its threads)
      */
     public long removeStage(final Stage stage) {
-        final StageRemoval removal = removeStage(stage, DEFAULT_JOIN_TIMEOUT);
-        if (!removal.isRemoved()) {
-            throw new IllegalStateException(removal + " (waited " + DEFAULT_JOIN_TIMEOUT + ")");
-        }
-        return removal.eventsLeft();
+        return removed(removeStage(stage, DEFAULT_JOIN_TIMEOUT));
     }
 
     /**
@@ -343,9 +275,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalStateException if the pipeline is stopped, or another thread is removing it
      */
     public StageRemoval removeStage(final Stage stage, final Duration timeout) {
-        Lifecycle.checkTimeout(timeout);
-        return reconfiguration.remove(ownNode(stage), timeout.toNanos(),
-                () -> lifecycle.state() == Lifecycle.STOPPED || stopRequested);
+        return reconfiguration.remove(stage, timeout);
     }
 
     /**
@@ -359,87 +289,15 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      *     within {@link #DEFAULT_JOIN_TIMEOUT}
      */
     public long removeHandler(final EventHandler<?> handler) {
-        Objects.requireNonNull(handler, "handler must not be null");
-        final StageNode<E> node;
-        synchronized (lock) {
-            node = graph.byHandler(handler);
-        }
-        if (node == null) {
-            throw new IllegalArgumentException("handler " + handler + " is not in pipeline '" + name + "'");
-        }
-        return removeStage(node);
+        return removed(reconfiguration.removeHandler(name, handler, DEFAULT_JOIN_TIMEOUT));
     }
 
-    StageGroup<E> addStages(final StageSpec<? super E>[] specs, final List<StageNode<E>> upstream) {
-        Objects.requireNonNull(specs, "stage specs must not be null");
-        if (specs.length == 0) {
-            throw new IllegalArgumentException("at least one handler or stage spec is needed, got none");
+    /** What {@code removeStage(Stage)} and {@code removeHandler} return, or the exception they throw. */
+    private static long removed(final StageRemoval removal) {
+        if (!removal.isRemoved()) {
+            throw new IllegalStateException(removal + " (waited " + DEFAULT_JOIN_TIMEOUT + ")");
         }
-        synchronized (lock) {
-            final int state = lifecycle.state();
-            if (state != Lifecycle.NEW) {
-                throw new IllegalStateException("pipeline '" + name + "' is "
-                        + (state == Lifecycle.STARTED ? "already started" : "stopped")
-                        + ": its graph is fixed; use addHandler(...) or removeStage(...) while it runs");
-            }
-            for (final StageNode<E> node : upstream) {
-                if (node.removed) {
-                    throw new IllegalArgumentException("stage '" + node.name + "' was removed; stages cannot follow it");
-                }
-            }
-            graph.checkSpecs(specs);
-            final List<StageNode<E>> added = new ArrayList<>(specs.length);
-            for (final StageSpec<? super E> spec : specs) {
-                added.add(graph.add(spec, upstream, graph.startFor(upstream, false)));
-            }
-            return new StageGroup<>(this, added);
-        }
-    }
-
-    void checkOwnGroup(final StageGroup<E> group) {
-        Objects.requireNonNull(group, "stage group must not be null");
-        if (group.pipeline() != this) {
-            throw new IllegalArgumentException("stages " + group + " belong to pipeline '" + group.pipeline().name()
-                    + "', not to '" + name + "'; a stage can only follow stages of its own pipeline");
-        }
-    }
-
-    private StageNode<E> ownNode(final Stage stage) {
-        Objects.requireNonNull(stage, "stage must not be null");
-        if (!(stage instanceof StageNode) || ((StageNode<?>) stage).pipeline != this) {
-            final String owner = stage instanceof StageNode ? ((StageNode<?>) stage).pipeline.name() : "unknown";
-            throw new IllegalArgumentException("stage '" + stage.name() + "' belongs to pipeline '" + owner
-                    + "', not to '" + name + "'");
-        }
-        @SuppressWarnings("unchecked")
-        final StageNode<E> node = (StageNode<E>) stage;
-        if (node.removed) {
-            throw new IllegalArgumentException("stage '" + node.name + "' was removed from pipeline '" + name + "'");
-        }
-        return node;
-    }
-
-    @SafeVarargs
-    static <E> StageSpec<? super E>[] specsOf(final EventHandler<? super E>... handlers) {
-        Objects.requireNonNull(handlers, "handlers must not be null");
-        @SuppressWarnings("unchecked")
-        final StageSpec<? super E>[] specs = new StageSpec[handlers.length];
-        for (int i = 0; i < handlers.length; i++) {
-            specs[i] = StageSpec.of(Objects.requireNonNull(handlers[i], "handler " + i + " is null"));
-        }
-        return specs;
-    }
-
-    @SafeVarargs
-    static <E> StageSpec<? super E>[] poolSpecOf(final EventHandler<? super E>... workers) {
-        return toArray(StageSpec.workerPool(workers));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E> StageSpec<? super E>[] toArray(final StageSpec<? super E> spec) {
-        final StageSpec<? super E>[] specs = new StageSpec[1];
-        specs[0] = spec;
-        return specs;
+        return removal.eventsLeft();
     }
 
     // ================================================================================= lifecycle
@@ -450,25 +308,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalStateException if already started or stopped, or there is no stage
      */
     public void start() {
-        synchronized (lock) {
-            final int state = lifecycle.state();
-            if (state != Lifecycle.NEW) {
-                throw new IllegalStateException("pipeline '" + name + "' was already "
-                        + (state == Lifecycle.STARTED ? "started" : "stopped") + "; start() may be called once");
-            }
-            if (graph.isEmpty()) {
-                throw new IllegalStateException("pipeline '" + name
-                        + "' has no stages: add one with handleEventsWith(...) before start()");
-            }
-            for (final StageNode<E> node : graph.nodes()) {
-                node.createThreads(lifecycle);
-            }
-            lifecycle.setState(Lifecycle.STARTED);
-            jfr = JfrMonitoring.register(metrics, stallThreshold);
-            for (final StageNode<E> node : graph.nodes()) {
-                node.startThreads();
-            }
-        }
+        run.start(metrics, stallThreshold);
     }
 
     /**
@@ -501,7 +341,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     public ShutdownResult shutdown(final Duration timeout) {
         Lifecycle.checkTimeout(timeout);
-        return stop(false, timeout);
+        return run.stop(false, timeout);
     }
 
     /**
@@ -514,7 +354,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @return what was left
      */
     public ShutdownResult halt() {
-        return stop(true, Duration.ZERO);
+        return run.stop(true, Duration.ZERO);
     }
 
     /**
@@ -529,90 +369,14 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         }
     }
 
-    private ShutdownResult stop(final boolean halt, final Duration timeout) {
-        synchronized (lock) {
-            if (result != null) {
-                return result;
-            }
-            final long startNanos = System.nanoTime();
-            stopRequested = true;
-            final List<StageNode<E>> stages = new ArrayList<>(graph.nodes());
-            final boolean wasStarted = lifecycle.state() == Lifecycle.STARTED;
-            final StageFailure firstFailure = lifecycle.firstFailure();
-            ring.close("pipeline '" + name + "' " + (firstFailure != null ? "stopped after a failure: " + firstFailure
-                    : halt ? "was halted" : "is shut down"));
-            // from here on no claim is accepted: the fence is the last accepted event
-            final long fence = DrainAccounting.fence(ring);
-            final long drainDeadline = startNanos + timeout.toNanos();
-            if (wasStarted && !halt) {
-                DrainAccounting.awaitDrained(ring, stages, fence, lifecycle, drainDeadline);
-            }
-            final List<String> alive = new ArrayList<>();
-            if (wasStarted) {
-                for (final StageNode<E> node : stages) {
-                    node.requestStop();
-                }
-                final long now = System.nanoTime();
-                final long interruptAt;
-                final long joinDeadline;
-                if (halt) {
-                    interruptAt = now + STOP_GRACE.toNanos();
-                    joinDeadline = now + DEFAULT_JOIN_TIMEOUT.toNanos();
-                } else {
-                    // drained in time: the threads have until the timeout to end (onShutdown);
-                    // out of time: a moment to leave their wait, then stuck handlers are interrupted
-                    interruptAt = Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
-                    joinDeadline = Math.max(drainDeadline, now) + STOP_GRACE.toNanos();
-                }
-                final List<Thread> threads = new ArrayList<>();
-                for (final StageNode<E> node : stages) {
-                    threads.addAll(node.threads);
-                }
-                alive.addAll(Lifecycle.stopThreads(threads, interruptAt, joinDeadline));
-            }
-            if (jfr != null) {
-                jfr.close();
-                jfr = null;
-            }
-            final Map<String, Long> left = DrainAccounting.left(stages, fence);
-            final long inFlight = DrainAccounting.claimsInFlight(ring, stages, fence);
-            // read after the join: every ended thread's counts are complete (join orders them)
-            final Map<String, Long> skipped = new LinkedHashMap<>();
-            final Map<String, Long> givenUp = new LinkedHashMap<>();
-            final Map<String, Long> retried = new LinkedHashMap<>();
-            for (final StageNode<E> node : stages) {
-                skipped.put(node.name, node.exceptions.tally().skipped());
-                givenUp.put(node.name, node.exceptions.tally().retriesGivenUp());
-                retried.put(node.name, node.batchRewinds());
-            }
-            lifecycle.setState(Lifecycle.STOPPED);
-            graph.releaseHandlers();
-            result = new ShutdownResult(name, halt, fence, left, alive, lifecycle.failures(),
-                    Duration.ofNanos(System.nanoTime() - startNanos), inFlight, skipped, givenUp, retried);
-            return result;
-        }
-    }
-
-    /** The first failure: producers are told (the ring closes) and the other stages halt. */
-    private void stopAfterFailure() {
-        final StageFailure failure = lifecycle.firstFailure();
-        // producers waiting for space, and later claims, now get SequencerClosedException
-        ring.close("pipeline '" + name + "' stopped after a failure: " + failure);
-        for (final StageNode<E> node : graph.snapshot()) {
-            node.requestStop();
-        }
-    }
-
     /** Whether the pipeline is stopped (shut down, halted): its handlers may join another pipeline. */
     boolean isStopped() {
-        return lifecycle.state() == Lifecycle.STOPPED;
+        return run.state() == Lifecycle.STOPPED;
     }
 
     /** The JFR registration while running, else null: for tests. */
     JfrMonitoring.Registration jfrRegistration() {
-        synchronized (lock) {
-            return jfr;
-        }
+        return run.jfrRegistration();
     }
 
     // ============================================================================= introspection
@@ -623,7 +387,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @return true once started
      */
     public boolean isStarted() {
-        return lifecycle.state() != Lifecycle.NEW;
+        return run.state() != Lifecycle.NEW;
     }
 
     /**
@@ -633,8 +397,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @return true while running
      */
     public boolean isRunning() {
-        // a closed ring is what stops a pipeline, by shutdown, halt or failure
-        return lifecycle.state() == Lifecycle.STARTED && !ring.isClosed();
+        return run.isRunning();
     }
 
     /**
@@ -645,10 +408,8 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @return the failures, empty if none
      */
     public List<StageFailure> failures() {
-        return lifecycle.failures();
+        return run.lifecycle().failures();
     }
-
-    // ============================================================================= introspection
 
     /**
      * The pipeline's name, used in thread names ({@code <pipeline>-<stage>}), errors and metrics.
@@ -685,12 +446,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalArgumentException if there is no such stage
      */
     public Stage stage(final String stageName) {
-        for (final StageNode<E> node : graph.snapshot()) {
-            if (node.name.equals(stageName)) {
-                return node;
-            }
-        }
-        throw new IllegalArgumentException("pipeline '" + name + "' has no stage named '" + stageName + "'");
+        return graph.stageNamed(stageName);
     }
 
     /**
@@ -715,10 +471,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
 
     @Override
     public String toString() {
-        final int state = lifecycle.state();
-        return "Slipstream{name=" + name + ", stages=" + graph.snapshot().size() + ", state="
-                + (state == Lifecycle.NEW ? "new" : state == Lifecycle.STARTED ? (isRunning() ? "running" : "stopping")
-                : "stopped") + '}';
+        return "Slipstream{name=" + name + ", stages=" + graph.snapshot().size() + ", state=" + run.stateName() + '}';
     }
 
     // ================================================================================ publishing
@@ -740,7 +493,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      */
     @Override
     public EventSink<E> sink() {
-        return sink;
+        return ring;
     }
 
     /**
@@ -757,140 +510,14 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      *
      * @param <E> the event type
      */
-    public static final class Builder<E> {
-        private final EventFactory<E> factory;
-        private String name;
-        private int ringSize = 1024;
-        private ProducerType producerType = ProducerType.MULTI;
-        private WaitStrategy waitStrategy;
-        private ProducerWaitStrategy producerWaitStrategy;
-        private ThreadFactory threadFactory = Lifecycle::daemonThread;
-        private ExceptionHandler<? super E> exceptionHandler;
-        private Duration stallThreshold = Duration.ofSeconds(1);
-
+    public static final class Builder<E> extends PipelineBuilder<E, Builder<E>> {
         private Builder(final EventFactory<E> factory) {
-            this.factory = factory;
+            super(factory);
         }
 
-        /**
-         * The pipeline's name, used in thread names, errors and metrics (default
-         * {@code slipstream-<n>}, numbered per JVM, so that two unnamed pipelines have distinct names).
-         *
-         * @param pipelineName not blank
-         * @return this builder
-         */
-        public Builder<E> name(final String pipelineName) {
-            this.name = WorkerPool.checkName(pipelineName, "pipeline name");
+        @Override
+        Builder<E> self() {
             return this;
-        }
-
-        /**
-         * The number of slots in the ring (default 1024).
-         *
-         * @param size a power of two
-         * @return this builder
-         * @throws IllegalArgumentException if {@code size} is not a positive power of two
-         */
-        public Builder<E> ringSize(final int size) {
-            if (size < 1 || Integer.bitCount(size) != 1) {
-                throw new IllegalArgumentException("ringSize must be a power of two, got " + size);
-            }
-            this.ringSize = size;
-            return this;
-        }
-
-        /**
-         * One publishing thread, or many (default {@link ProducerType#MULTI}, always safe).
-         *
-         * @param type the producer type
-         * @return this builder
-         */
-        public Builder<E> producers(final ProducerType type) {
-            this.producerType = Objects.requireNonNull(type, "producer type must not be null");
-            return this;
-        }
-
-        /**
-         * How stages wait for events, unless a stage sets its own (default
-         * {@link HybridWaitStrategy}: spin briefly, yield, then park).
-         *
-         * @param strategy the wait strategy
-         * @return this builder
-         */
-        public Builder<E> waitStrategy(final WaitStrategy strategy) {
-            this.waitStrategy = Objects.requireNonNull(strategy, "waitStrategy must not be null");
-            return this;
-        }
-
-        /**
-         * How producers wait when the ring is full (default
-         * {@link ProducerWaitStrategies#defaultStrategy()}: spin, yield, then park briefly).
-         *
-         * @param strategy the producer wait strategy
-         * @return this builder
-         */
-        public Builder<E> producerWaitStrategy(final ProducerWaitStrategy strategy) {
-            this.producerWaitStrategy = Objects.requireNonNull(strategy, "producerWaitStrategy must not be null");
-            return this;
-        }
-
-        /**
-         * Makes the stages' threads unless a stage sets its own. The default makes <b>daemon</b>
-         * threads, so that a stage stuck in its handler cannot keep the JVM alive after
-         * {@code main} returns; shut the pipeline down before then (try-with-resources), or
-         * events still in the ring are not handled. A factory of yours decides for itself: pass
-         * one that makes non-daemon threads ({@code Thread::new} from a non-daemon thread) if the
-         * stages should keep the JVM alive. The pipeline names each thread
-         * {@code <pipeline>-<stage>[-<worker>]}.
-         *
-         * @param factory the thread factory
-         * @return this builder
-         */
-        public Builder<E> threadFactory(final ThreadFactory factory) {
-            this.threadFactory = Objects.requireNonNull(factory, "threadFactory must not be null");
-            return this;
-        }
-
-        /**
-         * What a stage does when its handler throws, unless the stage sets its own (default: log
-         * the stage, sequence and exception, and continue).
-         *
-         * @param handler the exception handler
-         * @return this builder
-         */
-        public Builder<E> exceptionHandler(final ExceptionHandler<? super E> handler) {
-            this.exceptionHandler = Objects.requireNonNull(handler, "exceptionHandler must not be null");
-            return this;
-        }
-
-        /**
-         * How long a stage may have a backlog without progress before JFR reports a stall
-         * ({@link dev.slipstream.monitor.StageStallEvent}; default 1 s).
-         *
-         * @param threshold positive
-         * @return this builder
-         * @throws IllegalArgumentException if {@code threshold} is not positive
-         */
-        public Builder<E> stallThreshold(final Duration threshold) {
-            Objects.requireNonNull(threshold, "stallThreshold must not be null");
-            if (threshold.isNegative() || threshold.isZero()) {
-                throw new IllegalArgumentException("stallThreshold must be positive, got " + threshold);
-            }
-            this.stallThreshold = threshold;
-            return this;
-        }
-
-        /**
-         * Builds the pipeline and its ring; add stages, then {@link Slipstream#start()}.
-         *
-         * @return the pipeline
-         */
-        public Slipstream<E> build() {
-            if (name == null) {
-                // distinct names, so that messages about two unnamed pipelines tell them apart
-                name = "slipstream-" + UNNAMED.incrementAndGet();
-            }
-            return new Slipstream<>(this);
         }
     }
 }

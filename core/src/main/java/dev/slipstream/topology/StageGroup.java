@@ -37,7 +37,7 @@ public final class StageGroup<E> {
      */
     @SafeVarargs
     public final StageGroup<E> then(final EventHandler<? super E>... handlers) {
-        return pipeline.addStages(Slipstream.specsOf(handlers), nodes);
+        return pipeline.wiring().addStages(PipelineWiring.specsOf(handlers), nodes);
     }
 
     /**
@@ -51,7 +51,7 @@ public final class StageGroup<E> {
      */
     @SafeVarargs
     public final StageGroup<E> then(final StageSpec<? super E>... specs) {
-        return pipeline.addStages(specs, nodes);
+        return pipeline.wiring().addStages(specs, nodes);
     }
 
     /**
@@ -64,7 +64,7 @@ public final class StageGroup<E> {
      */
     @SafeVarargs
     public final StageGroup<E> thenWorkerPool(final EventHandler<? super E>... workers) {
-        return pipeline.addStages(Slipstream.poolSpecOf(workers), nodes);
+        return pipeline.wiring().addStages(PipelineWiring.poolSpecOf(workers), nodes);
     }
 
     /**
@@ -108,7 +108,7 @@ public final class StageGroup<E> {
      * @throws IllegalArgumentException if {@code other} belongs to another pipeline
      */
     public StageGroup<E> and(final StageGroup<E> other) {
-        pipeline.checkOwnGroup(other);
+        pipeline.wiring().checkOwnGroup(other);
         final List<StageNode<E>> union = new ArrayList<>(nodes);
         for (final StageNode<E> node : other.nodes) {
             if (!union.contains(node)) {

@@ -51,10 +51,10 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
  *
  * <p>A spin is also bounded in time ({@code maxSpinNanos}, 50 us by default), because what one
  * {@link Thread#onSpinWait()} costs differs between CPUs by about ten times (the pause instruction
- * takes from about 10 to about 140 cycles): 4,000 spins last 112 us on an AMD EPYC whose pause
- * takes 28 ns. A window longer than the gap between events at a low rate catches
- * every event while spinning, so it never shrinks, and the consumer spins through every gap like
- * busy-spin. The same bound tells a wait that parked whether spinning would have paid: if the
+ * takes from about 10 to about 140 cycles): without the bound, the largest window would last
+ * several times {@code maxSpinNanos} on a CPU with a slow pause. A window longer than the gap
+ * between events at a low rate catches every event while spinning, so it never shrinks, and the
+ * consumer spins through every gap like busy-spin. The same bound tells a wait that parked whether spinning would have paid: if the
  * event came within {@code maxSpinNanos} of the wait's start, the window opens to the largest (a
  * gap that short is met spinning from the next wait on); if it came later, both windows halve.
  * Without that, a consumer at 100,000 events per second whose window once fell to the floor

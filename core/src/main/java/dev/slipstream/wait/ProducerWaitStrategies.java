@@ -1,8 +1,8 @@
 package dev.slipstream.wait;
 
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.ProducerWaitStrategy;
 
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Ready-made ways for a producer to wait for space when the ring is full (the slowest consumer
@@ -111,31 +111,27 @@ public final class ProducerWaitStrategies {
 
     private static final class Hybrid implements ProducerWaitStrategy {
         private final int spins;
-        /** spins + yields, in a long so that two large counts cannot overflow. */
-        private final long spinsAndYields;
+        private final int yields;
         private final long parkNanos;
+        /** Shared by the producers: each passes its own attempt count. */
+        private final Backoff backoff;
 
         Hybrid(final int spins, final int yields, final long parkNanos) {
             this.spins = spins;
-            this.spinsAndYields = (long) spins + yields;
+            this.yields = yields;
             this.parkNanos = parkNanos;
+            this.backoff = new Backoff(spins, yields, parkNanos, parkNanos);
         }
 
         @Override
         public void idle(final int attempt) {
             // a negative attempt means the caller's counter wrapped after a very long wait: park
-            if (attempt >= 0 && attempt < spins) {
-                Thread.onSpinWait();
-            } else if (attempt >= 0 && attempt < spinsAndYields) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(this, parkNanos);
-            }
+            backoff.idleAt(attempt);
         }
 
         @Override
         public String toString() {
-            return "ProducerWaitStrategies.hybrid(" + spins + ", " + (spinsAndYields - spins) + ", " + parkNanos + ")";
+            return "ProducerWaitStrategies.hybrid(" + spins + ", " + yields + ", " + parkNanos + ")";
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.slipstream.wait;
 
 import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
@@ -26,8 +27,9 @@ public final class SleepingWaitStrategy implements WaitStrategy {
     public static final long DEFAULT_SLEEP_NANOS = 100L;
 
     private final int retries;
-    private final int yieldBelow;
     private final long sleepNanos;
+    /** Shared by the consumers: each wait counts its own tries. */
+    private final Backoff backoff;
 
     /** Creates the strategy with {@value #DEFAULT_RETRIES} tries and {@value #DEFAULT_SLEEP_NANOS} ns naps. */
     public SleepingWaitStrategy() {
@@ -45,25 +47,18 @@ public final class SleepingWaitStrategy implements WaitStrategy {
     public SleepingWaitStrategy(final int retries, final long sleepNanos) {
         this.retries = Checks.nonNegative("retries", retries);
         this.sleepNanos = Checks.positive("sleepNanos", sleepNanos);
-        this.yieldBelow = retries / 2;
+        this.backoff = new Backoff(retries - retries / 2, retries / 2, sleepNanos, sleepNanos);
     }
 
     @Override
     public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
                         final SequenceBarrier barrier) throws AlertException, InterruptedException {
         long available;
-        int triesLeft = retries;
+        long tries = 0;
         // acquire: seeing the sequence past a slot means seeing the event written before it
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
-            if (triesLeft > yieldBelow) {
-                triesLeft--;
-                Thread.onSpinWait();
-            } else if (triesLeft > 0) {
-                triesLeft--;
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(sleepNanos);
+            if (backoff.idleAt(tries++) == Backoff.Phase.PARK) {
                 UpstreamWait.throwIfInterrupted();
             }
         }

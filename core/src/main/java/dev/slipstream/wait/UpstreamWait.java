@@ -1,11 +1,10 @@
 package dev.slipstream.wait;
 
 import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
-
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The second half of a blocking strategy's wait: the cursor has passed the sequence, but an
@@ -14,9 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * parks for short intervals so that a slow stage does not make its followers burn a core.
  */
 final class UpstreamWait {
-    static final int SPINS = 100;
-    static final int YIELDS = 100;
-    static final long PARK_NANOS = 20_000L;
+    /** Shared by every waiting stage: each passes its own count of rounds. */
+    static final Backoff BACKOFF = new Backoff(100, 100, 20_000L, 20_000L);
 
     private UpstreamWait() {
     }
@@ -25,11 +23,11 @@ final class UpstreamWait {
     static long await(final long sequence, final Sequence dependent, final SequenceBarrier barrier)
             throws AlertException, InterruptedException {
         long available;
-        int round = 0;
+        long round = 0;
         // acquire: seeing an upstream stage past a slot means seeing what it wrote into the event
         while ((available = dependent.get()) < sequence) {
             barrier.checkAlert();
-            round = pause(round, PARK_NANOS);
+            pause(round++, Long.MAX_VALUE);
         }
         return available;
     }
@@ -38,7 +36,7 @@ final class UpstreamWait {
     static long await(final long sequence, final Sequence dependent, final SequenceBarrier barrier,
                       final long deadline) throws AlertException, InterruptedException, TimeoutException {
         long available;
-        int round = 0;
+        long round = 0;
         // acquire: as above
         while ((available = dependent.get()) < sequence) {
             barrier.checkAlert();
@@ -46,23 +44,16 @@ final class UpstreamWait {
             if (left <= 0) {
                 throw TimeoutException.INSTANCE;
             }
-            round = pause(round, Math.min(left, PARK_NANOS));
+            pause(round++, left);
         }
         return available;
     }
 
-    /** One step of spin, then yield, then park; returns the next round. */
-    static int pause(final int round, final long parkNanos) throws InterruptedException {
-        if (round < SPINS) {
-            Thread.onSpinWait();
-        } else if (round < SPINS + YIELDS) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(parkNanos);
+    /** One step of spin, then yield, then park (at most {@code maxParkNanos}). */
+    private static void pause(final long round, final long maxParkNanos) throws InterruptedException {
+        if (BACKOFF.idleAt(round, maxParkNanos) == Backoff.Phase.PARK) {
             throwIfInterrupted();
-            return round;
         }
-        return round + 1;
     }
 
     /** A parked thread returns at once when interrupted: turn that into the exception, not a spin. */

@@ -17,9 +17,8 @@ import dev.slipstream.sequence.WaitStrategy;
  * soon yields and leaves the cursor's cache line alone while the producer fills a batch. With a
  * pause per try (tens of nanoseconds each on recent x86) the same 100 tries kept re-reading the
  * cursor for microseconds, took the producer's events one at a time as they were published and
- * pulled the cursor line away from the producer each time: 0.59x the throughput of this loop
- * in the slow mode of the unicast benchmark on a 2-core VM, 0.91x in its fast mode (see the
- * speed study in {@code docs/benchmarks}).
+ * pulled the cursor line away from the producer each time, and moved fewer events per second
+ * (the figures are in {@code docs/benchmarks/speed-study.md}).
  * {@link BusySpinWaitStrategy} keeps the pause: it never yields.
  *
  * <pre>{@code

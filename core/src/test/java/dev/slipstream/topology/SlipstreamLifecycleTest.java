@@ -427,6 +427,9 @@ class SlipstreamLifecycleTest {
             s.publishEvent(TestEvent::set, (long) i);
         }
         Await.until("the pipeline stopped", () -> !s.isRunning());
+        // the ring is closed; reading the fence waits until the closing thread has stored it, so the
+        // next claim is above it (a claim made between the close and the fence store is accepted)
+        assertEquals(19, s.ringBuffer().closeFence());
         final SequencerClosedException closed =
                 assertThrows(SequencerClosedException.class, () -> s.publishEvent(TestEvent::set, 99L));
         assertTrue(closed.getMessage().contains("stage 'strict' failed at sequence 7"), closed.getMessage());

@@ -1,5 +1,6 @@
 package dev.slipstream.bench.latency;
 
+import dev.slipstream.bench.ring.RingLibrary;
 import org.HdrHistogram.SingleWriterRecorder;
 
 import java.lang.invoke.MethodHandles;
@@ -32,7 +33,7 @@ abstract class LatencySinkRhs extends LatencySinkFields {
  * long n = sink.count();                           // driver
  * }</pre>
  */
-public final class LatencySink extends LatencySinkRhs {
+public final class LatencySink extends LatencySinkRhs implements RingLibrary.Recorder {
     /** Latencies above one hour are clamped to it (a run that slow has failed anyway). */
     public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
 
@@ -58,6 +59,7 @@ public final class LatencySink extends LatencySinkRhs {
      * @param value the producer's value
      * @param intendedNanos when the producer meant to send it ({@link System#nanoTime()})
      */
+    @Override
     public void record(final long value, final long intendedNanos) {
         final long latency = System.nanoTime() - intendedNanos;
         recorder.recordValue(Math.min(Math.max(latency, 0L), HIGHEST_TRACKABLE_NANOS));

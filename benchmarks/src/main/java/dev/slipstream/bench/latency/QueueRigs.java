@@ -1,5 +1,6 @@
 package dev.slipstream.bench.latency;
 
+import dev.slipstream.bench.support.Threads;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.QueueWait;
 
@@ -134,7 +135,7 @@ public final class QueueRigs {
             for (Thread t : threads) {
                 t.interrupt();
             }
-            Rigs.joinAll(threads);
+            Threads.joinAll(threads);
         }
     }
 
@@ -193,7 +194,7 @@ public final class QueueRigs {
         @Override
         public void close() {
             echo.interrupt();
-            Rigs.joinAll(new Thread[] {echo});
+            Threads.joinAll(echo);
         }
     }
 }

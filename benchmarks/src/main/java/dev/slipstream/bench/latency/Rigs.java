@@ -1,5 +1,8 @@
 package dev.slipstream.bench.latency;
 
+import dev.slipstream.bench.ring.LmaxRing;
+import dev.slipstream.bench.ring.SlipstreamRing;
+
 /**
  * Creates latency rigs by implementation name.
  *
@@ -28,8 +31,8 @@ public final class Rigs {
                     + "'; expected unicast or pipeline");
         };
         return switch (impl) {
-            case "slipstream" -> SlipRigs.oneWay(wait, pipeline, ringSize);
-            case "lmax" -> LmaxRigs.oneWay(wait, pipeline, ringSize);
+            case "slipstream" -> new RingRigs.OneWay<>(SlipstreamRing.INSTANCE, wait, pipeline, ringSize);
+            case "lmax" -> new RingRigs.OneWay<>(LmaxRing.INSTANCE, wait, pipeline, ringSize);
             case "abq" -> QueueRigs.oneWay(wait, pipeline, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
                     + "'; expected slipstream, lmax or abq");
@@ -46,30 +49,11 @@ public final class Rigs {
      */
     public static PingPongRig pingPong(final String impl, final String wait, final int ringSize) {
         return switch (impl) {
-            case "slipstream" -> SlipRigs.pingPong(wait, ringSize);
-            case "lmax" -> LmaxRigs.pingPong(wait, ringSize);
+            case "slipstream" -> new RingRigs.PingPong<>(SlipstreamRing.INSTANCE, wait, ringSize);
+            case "lmax" -> new RingRigs.PingPong<>(LmaxRing.INSTANCE, wait, ringSize);
             case "abq" -> QueueRigs.pingPong(wait, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
                     + "'; expected slipstream, lmax or abq");
         };
-    }
-
-    /**
-     * Joins threads, failing loudly if one does not stop.
-     *
-     * @param threads the threads
-     */
-    static void joinAll(final Thread[] threads) {
-        for (Thread t : threads) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (t.isAlive()) {
-                throw new IllegalStateException("thread " + t.getName() + " did not stop within 10 s");
-            }
-        }
     }
 }

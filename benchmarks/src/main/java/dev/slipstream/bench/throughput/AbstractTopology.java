@@ -5,8 +5,6 @@ import dev.slipstream.bench.support.FailureSource;
 import dev.slipstream.bench.support.Sink;
 import dev.slipstream.bench.support.Work;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * What every implementation of a topology shares: the batch driver, the helper producers of
@@ -161,47 +159,5 @@ public abstract class AbstractTopology implements Topology, FailureSource {
             crew.stop();
         }
         stopStages();
-    }
-
-    /**
-     * Joins threads, failing loudly if one does not stop.
-     *
-     * @param threads the threads
-     */
-    protected static void joinAll(final List<Thread> threads) {
-        for (Thread t : threads) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (t.isAlive()) {
-                throw new IllegalStateException("thread " + t.getName() + " did not stop within 10 s");
-            }
-        }
-    }
-
-    /**
-     * Starts a daemon thread.
-     *
-     * @param threads where to remember it
-     * @param r what it runs
-     * @param name its name
-     */
-    protected static void startThread(final List<Thread> threads, final Runnable r, final String name) {
-        final Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        threads.add(t);
-        t.start();
-    }
-
-    /**
-     * A fresh list for threads.
-     *
-     * @return an empty list
-     */
-    protected static List<Thread> newThreadList() {
-        return new ArrayList<>();
     }
 }

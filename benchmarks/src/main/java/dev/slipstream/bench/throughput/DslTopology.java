@@ -1,5 +1,6 @@
 package dev.slipstream.bench.throughput;
 
+import dev.slipstream.bench.ring.SlipstreamRing;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.SlipWaits;
 import dev.slipstream.processor.EventHandler;
@@ -12,9 +13,10 @@ import java.util.List;
 
 /**
  * Slipstream through its public DSL: the five topologies built with {@link Slipstream}'s builder
- * and {@code handleEventsWith / then}, as a user writes them, with the same handlers as
- * {@link SlipstreamTopology} ({@link StageHandlers}) and the same {@code next / get / publish} producer loop (on
- * {@link Slipstream#ringBuffer()}). Compared with {@link SlipstreamTopology}, it shows what the
+ * and {@code handleEventsWith / then}, as a user writes them, with the same handlers as the
+ * {@link RingTopology} on {@link SlipstreamRing} ({@link StageHandlers}) and the same
+ * {@code next / get / publish} producer loop (on {@link Slipstream#ringBuffer()}). Compared with
+ * that topology, it shows what the
  * DSL adds on the hot path: the wait strategy wrapped so that added stages are signalled too,
  * and the library's default producer wait (another one only when the system property
  * {@code bench.producerWait} names it, see {@link SlipWaits#producerWait()}).
@@ -67,12 +69,12 @@ public final class DslTopology extends AbstractTopology {
 
     @Override
     protected void publishRange(final int producer, final long first, final int n) {
-        SlipstreamTopology.publishOn(ring, producer, first, n);
+        SlipstreamRing.INSTANCE.publishRange(ring, producer, first, n);
     }
 
     @Override
     protected void abort(final Throwable cause) {
-        SlipstreamTopology.closeOnFailure(ring, cause);
+        SlipstreamRing.INSTANCE.abort(ring, cause);
     }
 
     @Override

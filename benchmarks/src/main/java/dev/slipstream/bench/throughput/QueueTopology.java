@@ -1,6 +1,7 @@
 package dev.slipstream.bench.throughput;
 
 import dev.slipstream.bench.support.Sink;
+import dev.slipstream.bench.support.Threads;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.support.Work;
 import dev.slipstream.bench.wait.QueueWait;
@@ -26,7 +27,7 @@ import java.util.concurrent.BlockingQueue;
 public final class QueueTopology extends AbstractTopology {
     private final QueueWait mode;
     private final List<Runnable> stages = new ArrayList<>();
-    private final List<Thread> threads = newThreadList();
+    private final List<Thread> threads = new ArrayList<>();
     private final ValueEvent[][] pools;
     private final int poolMask;
     private final BlockingQueue<ValueEvent>[] heads;
@@ -124,7 +125,7 @@ public final class QueueTopology extends AbstractTopology {
     protected void startStages() {
         int i = 0;
         for (Runnable r : stages) {
-            startThread(threads, r, "abq-" + shape.id() + "-" + i++);
+            Threads.startDaemon(threads, r, "abq-" + shape.id() + "-" + i++);
         }
     }
 
@@ -133,7 +134,7 @@ public final class QueueTopology extends AbstractTopology {
         for (Thread t : threads) {
             t.interrupt();
         }
-        joinAll(threads);
+        Threads.joinAll(threads.toArray(new Thread[0]));
     }
 
     /** A stage loop: takes until interrupted. */

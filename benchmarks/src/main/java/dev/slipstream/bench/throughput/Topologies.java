@@ -1,5 +1,8 @@
 package dev.slipstream.bench.throughput;
 
+import dev.slipstream.bench.ring.LmaxRing;
+import dev.slipstream.bench.ring.SlipstreamRing;
+
 /**
  * Creates a topology by implementation name.
  *
@@ -23,9 +26,11 @@ public final class Topologies {
      */
     public static Topology create(final Shape shape, final String impl, final String wait, final int ringSize) {
         return switch (impl) {
-            case "slipstream" -> new SlipstreamTopology(shape, wait, ringSize);
+            case "slipstream" -> new RingTopology<>(shape, wait, ringSize, SlipstreamRing.INSTANCE,
+                    (counts, sinks) -> StageHandlers.slipstream(shape, counts, sinks));
             case "dsl" -> new DslTopology(shape, wait, ringSize);
-            case "lmax" -> new LmaxTopology(shape, wait, ringSize);
+            case "lmax" -> new RingTopology<>(shape, wait, ringSize, LmaxRing.INSTANCE,
+                    (counts, sinks) -> StageHandlers.lmax(shape, counts, sinks));
             case "abq" -> new QueueTopology(shape, wait, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
                     + "'; expected slipstream, dsl, lmax or abq");

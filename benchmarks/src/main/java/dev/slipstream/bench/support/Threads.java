@@ -1,0 +1,53 @@
+package dev.slipstream.bench.support;
+
+import java.util.List;
+
+/**
+ * The benchmarks' own threads: daemon threads (a stuck stage never keeps a benchmark JVM alive),
+ * joined with a bound that fails loudly instead of hanging.
+ *
+ * <pre>{@code
+ * List<Thread> threads = new ArrayList<>();
+ * Threads.startDaemon(threads, stage, "slipstream-unicast-0");
+ * ...
+ * Threads.joinAll(threads.toArray(new Thread[0]));
+ * }</pre>
+ */
+public final class Threads {
+    private Threads() {
+    }
+
+    /**
+     * Starts a daemon thread.
+     *
+     * @param threads where to remember it
+     * @param body what it runs
+     * @param name its name
+     */
+    public static void startDaemon(final List<Thread> threads, final Runnable body, final String name) {
+        final Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+    }
+
+    /**
+     * Joins threads, failing loudly if one does not stop within 10 s.
+     *
+     * @param threads the threads
+     * @throws IllegalStateException naming a thread that is still alive
+     */
+    public static void joinAll(final Thread... threads) {
+        for (Thread t : threads) {
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (t.isAlive()) {
+                throw new IllegalStateException("thread " + t.getName() + " did not stop within 10 s");
+            }
+        }
+    }
+}
