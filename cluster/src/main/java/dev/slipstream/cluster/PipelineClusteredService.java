@@ -1,5 +1,6 @@
 package dev.slipstream.cluster;
 
+import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.ring.EventTranslator;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
@@ -51,8 +52,9 @@ import org.agrona.concurrent.IdleStrategy;
  *       the service thread publishes; then the dedup table and each registered
  *       {@link StageState} are written, in chunks of bounded size. On start the snapshot is
  *       loaded before the pipeline starts, and the cluster replays the log after it.</li>
- *   <li><b>Failure.</b> A stage failure stops the member (the service agent terminates): a
- *       member whose pipeline lost a command cannot stay a replica.</li>
+ *   <li><b>Failure.</b> A stage that throws halts the pipeline, and the member stops (the
+ *       service agent terminates): a member whose pipeline skipped a command cannot stay a
+ *       replica.</li>
  * </ul>
  *
  * <pre>{@code
@@ -162,8 +164,11 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.states = new StageStates();
         final Slipstream<ClusterCommand<T>> built = Slipstream.<ClusterCommand<T>>builder(
                 () -> new ClusterCommand<>(payloadFactory.get()))
-                .name("cluster-member-" + cluster.memberId())
+                .name("clustered-pipeline")
                 .ringSize(ringSize)
+                // a stage that throws stops the pipeline, and the member with it: skipping a
+                // command on one member and not on another would fork the replicas
+                .exceptionHandler(ExceptionHandlers.halt())
                 .producers(ProducerType.SINGLE)
                 .waitStrategy(waitStrategy.get())
                 .build();
