@@ -17,8 +17,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Sends commands to a cluster running a {@link PipelineClusteredService} and delivers each
  * command's reply once. Every command gets the next correlation id (1, 2, 3, ...) and stays
  * in the client until its reply arrives. After a leader change the client re-sends, in order,
- * every command not yet answered; if its session is lost it connects again (a new session, the
- * same client id) and re-sends them. The service applies a command at most once, so a command
+ * every command not yet answered; if its session is lost it connects again on a later
+ * {@link #poll()} (a new session, the same client id; while no leader answers, each poll tries
+ * once more) and re-sends them. If no answer arrives for {@code resendAfterNs} (2 s by default)
+ * while commands are unanswered, it re-sends them too. The service applies a command at most once, so a command
  * the old leader committed is answered {@link CommandWireFormat#STATUS_DUPLICATE} instead of
  * being applied twice.
  *
@@ -41,6 +43,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * }</pre>
  */
 public final class ClusterCommandClient implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ClusterCommandClient.class.getName());
     private final Context context;
     private final int mask;
     private final UnsafeBuffer[] slots;
@@ -69,6 +72,8 @@ public final class ClusterCommandClient implements AutoCloseable {
     private long offeredUpTo;
     private long resends;
     private long reconnects;
+    /** When a reply last arrived, or the oldest unanswered command was sent (System.nanoTime). */
+    private long lastProgressNs = System.nanoTime();
 
     private ClusterCommandClient(final Context context) {
         this.context = context;
@@ -106,6 +111,9 @@ public final class ClusterCommandClient implements AutoCloseable {
                     .credentialsSupplier(context.credentials)
                     .messageTimeoutNs(context.messageTimeoutNs)
                     .idleStrategy(new BackoffIdleStrategy())
+                    // Aeron's default handler exits the JVM when the driver times out
+                    .errorHandler(error -> LOG.log(System.Logger.Level.WARNING, "cluster client "
+                            + context.clientId + ": " + error, error))
                     .egressListener(egress));
         } catch (final AuthenticationException e) {
             throw new IllegalStateException("the cluster rejected client " + context.clientId + " ("
@@ -133,6 +141,9 @@ public final class ClusterCommandClient implements AutoCloseable {
         if (nextId - oldest >= slots.length) {
             return -1;
         }
+        if (oldest == nextId) {
+            lastProgressNs = System.nanoTime();  // the wait for an answer starts now
+        }
         final long id = nextId++;
         final int slot = (int) (id & mask);
         final UnsafeBuffer buffer = slots[slot];
@@ -152,24 +163,41 @@ public final class ClusterCommandClient implements AutoCloseable {
      * @return the work done (replies and offers), 0 if none
      */
     public int poll() {
+        if (cluster == null || cluster.isClosed()) {
+            return reconnect() ? 1 : 0;
+        }
         int work;
         try {
-            if (cluster.isClosed()) {
-                reconnect();
-            }
             work = cluster.pollEgress();
         } catch (final AeronException e) {
-            reconnect();
-            work = 1;
+            return reconnect() ? 1 : 0;
+        }
+        if (oldest < nextId && System.nanoTime() - lastProgressNs > context.resendAfterNs) {
+            // no answer for a while: a command or its reply may have been lost in a leader change
+            resendUnanswered();
+            lastProgressNs = System.nanoTime();
         }
         return work + offerPending();
     }
 
-    private void reconnect() {
+    /** Connects again (a new session, the same client id) and re-sends; false if no leader answered yet. */
+    private boolean reconnect() {
         CloseHelper.quietClose(cluster);
+        cluster = null;
+        final AeronCluster connected;
+        try {
+            connected = connectCluster();
+        } catch (final IllegalStateException e) {
+            if (e.getCause() instanceof AuthenticationException) {
+                throw e;
+            }
+            return false;  // no leader yet (an election under way): try again on the next poll
+        }
+        cluster = connected;
         reconnects++;
-        cluster = connectCluster();
         resendUnanswered();
+        offerPending();
+        return true;
     }
 
     private void resendUnanswered() {
@@ -180,6 +208,9 @@ public final class ClusterCommandClient implements AutoCloseable {
     }
 
     private int offerPending() {
+        if (cluster == null) {
+            return 0;
+        }
         int offered = 0;
         while (offeredUpTo + 1 < nextId) {
             final long id = offeredUpTo + 1;
@@ -214,6 +245,7 @@ public final class ClusterCommandClient implements AutoCloseable {
             return;
         }
         answered[slot] = true;
+        lastProgressNs = System.nanoTime();
         while (oldest < nextId && answered[(int) (oldest & mask)]) {
             oldest++;
         }
@@ -243,7 +275,7 @@ public final class ClusterCommandClient implements AutoCloseable {
 
     /** @return the cluster member that leads, as the client last heard */
     public int leaderMemberId() {
-        return cluster.leaderMemberId();
+        return cluster == null ? -1 : cluster.leaderMemberId();
     }
 
     /** Closes the cluster session. Unanswered commands are forgotten. */
@@ -270,6 +302,7 @@ public final class ClusterCommandClient implements AutoCloseable {
         private int maxInFlight = 1024;
         private int maxCommandLength = 1024;
         private long messageTimeoutNs = 10_000_000_000L;
+        private long resendAfterNs = 2_000_000_000L;
 
         /**
          * @param dir the directory of the media driver the client uses (its own, not a member's)
@@ -345,7 +378,21 @@ public final class ClusterCommandClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param nanos how long the client waits without any answer before it re-sends every
+         *        unanswered command (default 2 s); the service answers a command it applied
+         *        already with {@link CommandWireFormat#STATUS_DUPLICATE}
+         * @return this
+         */
+        public Context resendAfterNs(final long nanos) {
+            this.resendAfterNs = nanos;
+            return this;
+        }
+
         void check() {
+            if (resendAfterNs <= 0) {
+                throw new IllegalArgumentException("resendAfterNs must be positive, was " + resendAfterNs);
+            }
             if (aeronDirectoryName == null) {
                 throw new IllegalStateException("no aeron directory: set aeronDirectoryName to the client's media driver");
             }

@@ -1,12 +1,14 @@
 package dev.slipstream.cluster;
 
 import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveMarkFile;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ClusteredMediaDriver;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.service.Cluster;
+import io.aeron.cluster.service.ClusterMarkFile;
 import io.aeron.cluster.service.ClusteredService;
 import io.aeron.cluster.service.ClusteredServiceContainer;
 import io.aeron.driver.MediaDriver;
@@ -23,6 +25,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +46,10 @@ import org.agrona.concurrent.NoOpLock;
  * archive each run their agents on one shared thread. Before launching anything the member
  * takes {@code baseDir/member.lock} and checks that its five UDP ports are free, so a second
  * member on the same directory or a taken port fails with a {@link ClusterStartException} that
- * names it. Closing stops the service container, then the rest, then releases the lock.
+ * names it. Holding the lock, it sets aside Aeron mark files a killed member left behind
+ * (Aeron would take them for a live member's until its timeout passed), so a member killed with
+ * SIGKILL can be started again at once. Closing stops the service container, then the rest,
+ * then releases the lock.
  *
  * <pre>{@code
  * MemberConfig config = MemberConfig.of(memberId, List.of("localhost:20100", "localhost:20110",
@@ -117,6 +123,7 @@ public final class ClusterMember implements AutoCloseable {
                         + " is in use by another running member (" + base.resolve("member.lock")
                         + " is locked); give each member a directory of its own, or stop the other one", null);
             }
+            setAsideMarkFiles(base);
             for (int offset = 0; offset < ClusterMembers.PORTS_PER_MEMBER; offset++) {
                 checkPortFree(id, members.host(id), members.port(id, offset), ClusterMembers.PORT_NAMES[offset]);
             }
@@ -189,6 +196,25 @@ public final class ClusterMember implements AutoCloseable {
             CloseHelper.quietCloseAll(driver, lockChannel);
             throw new ClusterStartException("member " + id + " failed to launch (directory " + base.toAbsolutePath()
                     + ", members " + config.members() + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Holding the member lock proves that no live process owns this directory, so mark files
+     * left by a member that was killed are stale: Aeron would refuse them as active until its
+     * timeout passes. Each is moved to {@code <name>.previous} (their error logs stay readable).
+     */
+    private static void setAsideMarkFiles(final Path base) throws IOException {
+        final Path[] markFiles = {
+            base.resolve("archive").resolve(ArchiveMarkFile.FILENAME),
+            base.resolve("cluster").resolve(ClusterMarkFile.FILENAME),
+            base.resolve("cluster").resolve(ClusterMarkFile.markFilenameForService(0)),
+        };
+        for (final Path markFile : markFiles) {
+            if (Files.exists(markFile)) {
+                Files.move(markFile, markFile.resolveSibling(markFile.getFileName() + ".previous"),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 

@@ -323,7 +323,9 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         if (result > 0) {
             return ReplyOutbox.ReplyTarget.SENT;
         }
-        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION) {
+        // not connected: a new leader's reply publication to a live session is still coming up
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION
+                || result == Publication.NOT_CONNECTED) {
             return ReplyOutbox.ReplyTarget.RETRY;
         }
         return ReplyOutbox.ReplyTarget.GONE;

@@ -17,9 +17,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>Back-pressure: when every buffer is queued or being offered, {@link #reply} waits (spins
  * briefly, then parks) until the service thread has sent one, and a client session that pushes
  * back keeps its reply at the head of the queue until it takes it: replies are never dropped,
- * and they leave in the order the stages queued them. A reply whose session is gone (closed, or
- * not connected to this member) is counted in {@link #undeliverable()}; its client re-sends the
- * command and gets {@link CommandWireFormat#STATUS_DUPLICATE}. On followers the cluster accepts
+ * and they leave in the order the stages queued them (a session that is not connected yet, as
+ * after a leader change, counts as pushing back). A reply whose session is gone (closed) is
+ * counted in {@link #undeliverable()}; its client re-sends the command and gets
+ * {@link CommandWireFormat#STATUS_DUPLICATE}. On followers the cluster accepts
  * and discards every reply, so followers run the same pipeline at the same pace.
  *
  * <pre>{@code
