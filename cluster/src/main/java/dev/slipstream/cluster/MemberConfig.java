@@ -36,6 +36,11 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     /**
      * Checks the config.
      *
+     * @param memberId this member's index in {@code members}
+     * @param members {@code host:basePort} per member
+     * @param baseDir this member's directory
+     * @param leaderHeartbeatTimeout how long followers wait for the leader before an election
+     * @param sessionTimeout how long a silent client session lives
      * @throws IllegalArgumentException if the member list is bad (see {@link ClusterMembers#parse}),
      *         the member id is not in it, or a timeout is not positive
      * @throws NullPointerException if an argument is null
