@@ -66,8 +66,14 @@ public final class ClusteredExchange {
             return;
         }
         final int orders = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
-        final String outcome = run(Files.createTempDirectory("clustered-exchange"), orders, 22100);
-        System.out.println(outcome);
+        final Path dir = Files.createTempDirectory("clustered-exchange");
+        try {
+            System.out.println(run(dir, orders, 22100));
+        } finally {
+            try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
     }
 
     /** The clustered service: match, then acknowledge. */
