@@ -12,26 +12,38 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three members as separate processes under a steady stream of commands; the leader is killed
- * with SIGKILL mid-stream, the client goes on through the new leader, the dead member is
- * started again and catches up. Then: every command the client saw acknowledged is in every
+ * with SIGKILL mid-stream (after the members applied commands whose answers they withhold, so
+ * that committed commands are re-sent), the client goes on through the new leader, the dead
+ * member is started again and catches up. Then: every command the client saw acknowledged is in every
  * member's state exactly once, and the members agree. {@code -Dslipstream.cluster.kills=N} sets
  * the number of kills (one by default; the {@code cluster-long} profile runs 20).
  */
 class FailoverTest {
     private static final Duration LIMIT = Duration.ofMinutes(2);
+    /** Commands per kill; the members withhold the first answers of 100 to 110 of each round. */
+    static final int PER_KILL = 150;
 
     @TempDir
     Path dir;
 
     @Test
     void killingTheLeaderMidStreamLosesNoAcknowledgedCommandAndAppliesNoneTwice() throws Exception {
-        runKills(21600, Integer.getInteger("slipstream.cluster.kills", 1));
+        runKills(21600, Integer.getInteger("slipstream.cluster.kills", 1), "withhold");
     }
 
-    private void runKills(final int basePort, final int kills) throws Exception {
-        final int perKill = 150;
+    @Test
+    void theFailoverCheckCatchesMembersWithoutDedup() {
+        // the withheld commands were committed; re-sent after the kill, they are applied again
+        final AssertionError caught = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> runKills(21800, 1, "no-dedup"));
+        org.junit.jupiter.api.Assertions.assertTrue(caught.getMessage().contains("holds every command once"),
+                caught.getMessage());
+    }
+
+    private void runKills(final int basePort, final int kills, final String mode) throws Exception {
+        final int perKill = PER_KILL;
         final int total = perKill * (kills + 1);
-        try (ProcessCluster cluster = new ProcessCluster(dir.resolve("kills"), basePort, 3);
+        try (ProcessCluster cluster = new ProcessCluster(dir.resolve(mode), basePort, 3, mode);
              ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
             cluster.startAll();
             final Replies replies = new Replies();
@@ -56,12 +68,13 @@ class FailoverTest {
                 }
                 client.poll();
                 final int answered = replies.status.size();
-                if (dead < 0 && killed < kills && answered >= perKill * (killed + 1) - perKill / 2) {
+                // after the round's withheld commands (100 to 110) were applied and left unanswered
+                if (dead < 0 && killed < kills && answered >= perKill * killed + 130 - 11) {
                     final int leader = client.leaderMemberId();
                     cluster.kill(leader);
                     dead = leader;
                     killed++;
-                    restartAfter = answered + perKill / 3;
+                    restartAfter = answered + 40;
                     log.add("killed leader " + leader + " at " + answered + " answered, " + sent + " sent");
                 }
                 if (dead >= 0 && answered >= restartAfter) {
@@ -76,6 +89,10 @@ class FailoverTest {
             }
             assertEquals(total, replies.status.size(), "every command answered: " + log);
             assertEquals(0, replies.repeated, "no command answered twice");
+            final long duplicates = replies.status.values().stream()
+                    .filter(status -> status == CommandWireFormat.STATUS_DUPLICATE).count();
+            org.junit.jupiter.api.Assertions.assertTrue("no-dedup".equals(mode) || duplicates > 0,
+                    "the withheld commands, re-sent after a kill, were answered as duplicates: " + log);
             // every member catches up to the same state: each command once
             final Ledger expected = new Ledger();
             for (long v = 1; v <= total; v++) {
@@ -91,7 +108,7 @@ class FailoverTest {
                 assertEquals(digests[0], digests[i], "members 0 and " + i + " agree (order and cluster times too)");
             }
             System.out.println("failover: " + log + ", client reconnects " + client.reconnects() + ", resends "
-                    + client.resends());
+                    + client.resends() + ", answered as duplicates " + duplicates);
             }
         }
     }

@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * One cluster member in a process of its own, for the failover tests: runs the test pipeline and
  * answers lines on stdin ({@code digest}, {@code snapshot}, {@code stop}) on stdout.
  * Arguments: member id, members (comma-separated host:basePort), base directory, leader
- * heartbeat timeout in milliseconds.
+ * heartbeat timeout in milliseconds, and a mode: {@code plain}; {@code withhold}, where the reply
+ * stage withholds some first answers ({@link TestPipelines#withheld}) so that every leader kill
+ * leaves committed commands unanswered; or {@code no-dedup}, the same with a seeded bug.
  */
 public final class MemberProcess {
     private MemberProcess() {
@@ -23,7 +25,17 @@ public final class MemberProcess {
         final MemberConfig config = new MemberConfig(id, Arrays.asList(args[1].split(",")), Path.of(args[2]),
                 Duration.ofMillis(Long.parseLong(args[3])), Duration.ofSeconds(60));
         final AtomicReference<Ledger> ledger = new AtomicReference<>();
-        final PipelineClusteredService<Amount> service = TestPipelines.service(Ledger::new, ledger);
+        final String mode = args.length > 4 ? args[4] : "plain";
+        final PipelineClusteredService<Amount> service = TestPipelines.service(Ledger::new, ledger,
+                !"plain".equals(mode));
+        if ("no-dedup".equals(mode)) {
+            service.dedup = new DedupTable() {
+                @Override
+                int tryApply(final long clientId, final long correlationId) {
+                    return APPLY;  // the seeded bug: commands re-sent after a failover are applied again
+                }
+            };
+        }
         try (ClusterMember member = ClusterMember.start(config, service)) {
             System.out.println("READY");
             System.out.flush();

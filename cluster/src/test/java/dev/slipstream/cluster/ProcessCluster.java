@@ -26,7 +26,15 @@ final class ProcessCluster implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     ProcessCluster(final Path dir, final int basePort, final int size) {
+        this(dir, basePort, size, "plain");
+    }
+
+    private final String mode;
+
+    @SuppressWarnings("unchecked")
+    ProcessCluster(final Path dir, final int basePort, final int size, final String mode) {
         this.dir = dir;
+        this.mode = mode;
         for (int i = 0; i < size; i++) {
             members.add("localhost:" + (basePort + 10 * i));
         }
@@ -47,7 +55,7 @@ final class ProcessCluster implements AutoCloseable {
                 "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), MemberProcess.class.getName(), Integer.toString(id),
                 String.join(",", members), dir.resolve("member-" + id).toString(),
-                Long.toString(HEARTBEAT_TIMEOUT.toMillis()))
+                Long.toString(HEARTBEAT_TIMEOUT.toMillis()), mode)
                 .redirectError(dir.resolve("member-" + id + "-stderr.txt").toFile())
                 .start();
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
