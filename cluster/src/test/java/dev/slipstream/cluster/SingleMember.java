@@ -44,6 +44,9 @@ final class SingleMember implements AutoCloseable {
                 .aeronDirectoryName(clientDriver.directory())
                 .ingressEndpoints(config.clusterMembers().ingressEndpoints())
                 .clientId(clientId)
+                // no failovers here: a re-send after a slow replay would be answered as a
+                // duplicate before the original's answer, which these tests read
+                .resendAfterNs(java.util.concurrent.TimeUnit.SECONDS.toNanos(60))
                 .replyListener(listener));
     }
 
