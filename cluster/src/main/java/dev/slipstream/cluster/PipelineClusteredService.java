@@ -1,0 +1,516 @@
+package dev.slipstream.cluster;
+
+import dev.slipstream.processor.ExceptionHandlers;
+import dev.slipstream.ring.EventTranslator;
+import dev.slipstream.ring.ProducerType;
+import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.WaitStrategy;
+import dev.slipstream.topology.ShutdownResult;
+import dev.slipstream.topology.Slipstream;
+import dev.slipstream.topology.StageFailure;
+import dev.slipstream.wait.SleepingWaitStrategy;
+import io.aeron.ExclusivePublication;
+import io.aeron.Image;
+import io.aeron.ImageFragmentAssembler;
+import io.aeron.Publication;
+import io.aeron.cluster.codecs.CloseReason;
+import io.aeron.cluster.service.ClientSession;
+import io.aeron.cluster.service.Cluster;
+import io.aeron.cluster.service.ClusteredService;
+import io.aeron.logbuffer.Header;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * An Aeron Cluster service that runs a Slipstream pipeline: every committed command is published
+ * into the ring in log order, stamped with the log's position and cluster time, so every member's
+ * stages handle the same commands in the same order and reach the same state.
+ *
+ * <ul>
+ *   <li><b>Threads.</b> Only the cluster's service thread publishes (a single-producer ring) and
+ *       only it touches the {@code Cluster} and client sessions. It waits on the pipeline only
+ *       when the ring is full (back-pressure), and while it waits it keeps sending replies.
+ *       Stages run on their own threads as in any pipeline.</li>
+ *   <li><b>Replies.</b> A stage queues them in the {@link ReplyOutbox}; the service thread offers
+ *       them to the client sessions after each command. Aeron allows offers to client sessions
+ *       only from log callbacks (not from {@code doBackgroundWork}), so while a command is still
+ *       in the pipeline or a reply is queued the service keeps a cluster timer scheduled, and
+ *       offers the replies on its event. Timers never reach the stages, so members whose
+ *       pipelines run at different speeds still reach the same state.</li>
+ *   <li><b>At most once.</b> A command is identified by its client id and correlation id
+ *       ({@link CommandWireFormat}); one seen before is answered with
+ *       {@link CommandWireFormat#STATUS_DUPLICATE} and not published. The table of applied
+ *       commands is part of every snapshot.</li>
+ *   <li><b>Snapshots.</b> {@code onTakeSnapshot} at log position P waits until every stage has
+ *       handled every command published so far, which is exactly the command at P since only
+ *       the service thread publishes; then the dedup table and each registered
+ *       {@link StageState} are written, in chunks of bounded size. On start the snapshot is
+ *       loaded before the pipeline starts, and the cluster replays the log after it.</li>
+ *   <li><b>Failure.</b> A stage that throws halts the pipeline, and the member stops (the
+ *       service agent terminates): a member whose pipeline skipped a command cannot stay a
+ *       replica.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * PipelineClusteredService<Order> service = PipelineClusteredService.builder(Order::new)
+ *         .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
+ *         .pipeline((pipeline, outbox, states) -> {
+ *             OrderBook book = new OrderBook(outbox);
+ *             states.register("book", book);
+ *             pipeline.handleEventsWith(book);
+ *         })
+ *         .build();
+ * ClusterMember member = ClusterMember.start(config, service);
+ * }</pre>
+ *
+ * @param <T> the payload type of the ring's slots
+ */
+public final class PipelineClusteredService<T> implements ClusteredService {
+    private static final System.Logger LOG = System.getLogger(PipelineClusteredService.class.getName());
+    /** The correlation id of the timer that sends replies ready between commands. */
+    static final long REPLY_TIMER_ID = Long.MIN_VALUE + 1;
+
+    private final Supplier<T> payloadFactory;
+    private final IngressDecoder<T> decoder;
+    private final PipelineWiring<T> wiring;
+    private final int ringSize;
+    private final Supplier<WaitStrategy> waitStrategy;
+    private final int replyCapacity;
+    private final int maxReplyLength;
+    private final int snapshotChunkLength;
+    private final EventTranslator<ClusterCommand<T>> translator = this::translate;
+    private final ReplyOutbox.ReplyTarget replyTarget = this::offerReply;
+    private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
+    /** Replaced by tests that seed a bug; the real one waits for the pipeline at the log position. */
+    Runnable quiescer = this::awaitQuiescent;
+    DedupTable dedup;
+
+    /** True while a snapshot waits for the stages; written by the service thread only. */
+    private volatile boolean quiescing;
+    private boolean replyTimerArmed;
+    private Cluster cluster;
+    private IdleStrategy idle;
+    private Slipstream<ClusterCommand<T>> pipeline;
+    private RingBuffer<ClusterCommand<T>> ring;
+    private ReplyOutbox outbox;
+    private StageStates states;
+
+    // the command being published; read by the translator on the service thread
+    private DirectBuffer inBuffer;
+    private int inOffset;
+    private int inLength;
+    private long inPosition;
+    private long inTimestamp;
+    private long inSessionId;
+    private long inClientId;
+    private long inCorrelationId;
+
+    private PipelineClusteredService(final Builder<T> builder) {
+        this.payloadFactory = builder.payloadFactory;
+        this.decoder = builder.decoder;
+        this.wiring = builder.wiring;
+        this.ringSize = builder.ringSize;
+        this.waitStrategy = builder.waitStrategy;
+        this.replyCapacity = builder.replyCapacity;
+        this.maxReplyLength = builder.maxReplyLength;
+        this.snapshotChunkLength = builder.snapshotChunkLength;
+        this.dedup = new DedupTable();
+    }
+
+    /**
+     * Starts building a service whose ring slots hold payloads made by {@code payloadFactory}.
+     *
+     * @param payloadFactory makes one payload per ring slot, once
+     * @param <T> the payload type
+     * @return a builder
+     * @throws NullPointerException if {@code payloadFactory} is null
+     */
+    public static <T> Builder<T> builder(final Supplier<T> payloadFactory) {
+        return new Builder<>(Objects.requireNonNull(payloadFactory, "payloadFactory must not be null"));
+    }
+
+    /** @return the running pipeline, or null before {@code onStart} and after termination */
+    public Slipstream<ClusterCommand<T>> pipeline() {
+        return pipeline;
+    }
+
+    /**
+     * @return true while a snapshot waits for the stages to handle every command published so
+     *         far (a stage that never finishes its command shows here)
+     */
+    public boolean isQuiescing() {
+        return quiescing;
+    }
+
+    /** @return the reply outbox of the running pipeline, or null before {@code onStart} */
+    public ReplyOutbox outbox() {
+        return outbox;
+    }
+
+    // ============================================================================ lifecycle
+
+    @Override
+    public void onStart(final Cluster cluster, final Image snapshotImage) {
+        this.cluster = cluster;
+        this.idle = cluster.idleStrategy();
+        this.outbox = new ReplyOutbox(replyCapacity, maxReplyLength);
+        outbox.bindServiceThread(Thread.currentThread());
+        this.states = new StageStates();
+        final Slipstream<ClusterCommand<T>> built = Slipstream.<ClusterCommand<T>>builder(
+                () -> new ClusterCommand<>(payloadFactory.get()))
+                .name("clustered-pipeline")
+                .ringSize(ringSize)
+                // a stage that throws stops the pipeline, and the member with it: skipping a
+                // command on one member and not on another would fork the replicas
+                .exceptionHandler(ExceptionHandlers.halt())
+                .producers(ProducerType.SINGLE)
+                .waitStrategy(waitStrategy.get())
+                .build();
+        wiring.wire(built, outbox, states);
+        if (snapshotImage != null) {
+            loadSnapshot(snapshotImage);
+        }
+        this.pipeline = built;
+        this.ring = built.ringBuffer();
+        built.start();
+    }
+
+    @Override
+    public void onSessionOpen(final ClientSession session, final long timestamp) {
+        // nothing to do: a session is known by its id in each command
+    }
+
+    @Override
+    public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
+        // replies still queued for it are counted undeliverable when their turn comes
+    }
+
+    @Override
+    public void onSessionMessage(final ClientSession session, final long timestamp, final DirectBuffer buffer,
+            final int offset, final int length, final Header header) {
+        if (length < CommandWireFormat.COMMAND_HEADER_LENGTH) {
+            outbox.replyFromService(session.id(), -1, CommandWireFormat.STATUS_REFUSED, "command of " + length
+                    + " bytes is shorter than its header (" + CommandWireFormat.COMMAND_HEADER_LENGTH + " bytes)");
+            deliverReplies();
+            armReplyTimer();
+            return;
+        }
+        final long clientId = buffer.getLong(offset + CommandWireFormat.CLIENT_ID_OFFSET);
+        final long correlationId = buffer.getLong(offset + CommandWireFormat.CORRELATION_ID_OFFSET);
+        final int verdict = dedup.tryApply(clientId, correlationId);
+        if (verdict == DedupTable.APPLY) {
+            inBuffer = buffer;
+            inOffset = offset + CommandWireFormat.COMMAND_HEADER_LENGTH;
+            inLength = length - CommandWireFormat.COMMAND_HEADER_LENGTH;
+            inPosition = header.position();
+            inTimestamp = timestamp;
+            inSessionId = session.id();
+            inClientId = clientId;
+            inCorrelationId = correlationId;
+            publish();
+            inBuffer = null;
+        } else if (verdict == DedupTable.DUPLICATE) {
+            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_DUPLICATE, null);
+        } else {
+            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED,
+                    "correlation id " + correlationId + " is more than " + DedupTable.WINDOW
+                            + " ahead of the client's oldest unapplied command");
+        }
+        deliverReplies();
+        armReplyTimer();
+    }
+
+    @Override
+    public void onTimerEvent(final long correlationId, final long timestamp) {
+        if (correlationId == REPLY_TIMER_ID) {
+            replyTimerArmed = false;
+            deliverReplies();
+            armReplyTimer();
+        }
+    }
+
+    @Override
+    public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
+        quiescer.run();
+        final SnapshotFormat.Writer writer = new SnapshotFormat.Writer(snapshotPublication, idle, snapshotChunkLength);
+        final int sections = 1 + states.size();
+        writer.begin(sections);
+        final int dedupLength = dedup.write(snapshotBuffer, 0);
+        writer.section(0, "dedup", snapshotBuffer, dedupLength);
+        for (int i = 0; i < states.size(); i++) {
+            final int length = states.state(i).writeSnapshot(snapshotBuffer, 0);
+            writer.section(i + 1, states.name(i), snapshotBuffer, length);
+        }
+        writer.end(sections);
+    }
+
+    @Override
+    public void onRoleChange(final Cluster.Role newRole) {
+        // every role runs the same pipeline; followers' replies are discarded by the cluster
+    }
+
+    @Override
+    public void onTerminate(final Cluster cluster) {
+        final Slipstream<ClusterCommand<T>> stopping = pipeline;
+        if (stopping != null) {
+            final ShutdownResult result = stopping.shutdown(Duration.ofSeconds(5));
+            if (!result.isClean()) {
+                LOG.log(System.Logger.Level.WARNING, "pipeline of member " + cluster.memberId()
+                        + " did not stop clean: " + result);
+            }
+        }
+    }
+
+    @Override
+    public int doBackgroundWork(final long nowNs) {
+        // Aeron refuses offers to client sessions from here (egress is sent from log callbacks
+        // only); replies ready between commands go out on the reply timer's event
+        if (pipeline != null) {
+            checkPipeline();
+        }
+        return 0;
+    }
+
+    // ============================================================================ the work
+
+    private void publish() {
+        if (ring.tryPublishEvent(translator)) {
+            return;
+        }
+        idle.reset();
+        while (!ring.tryPublishEvent(translator)) {
+            checkPipeline();
+            // the stages may be waiting for reply buffers: keep sending while the ring is full
+            if (deliverReplies() == 0) {
+                idle.idle();
+            }
+        }
+    }
+
+    private void translate(final ClusterCommand<T> slot, final long sequence) {
+        slot.set(inPosition, inTimestamp, inSessionId, inClientId, inCorrelationId);
+        decoder.decode(inBuffer, inOffset, inLength, slot.payload());
+    }
+
+    /**
+     * While a command is in the pipeline or a reply is queued, keeps a timer scheduled: its event
+     * is a log callback, where the service may offer to client sessions, so replies that become
+     * ready after the last command still go out within about a timer tick.
+     */
+    private void armReplyTimer() {
+        if (!replyTimerArmed && (!outbox.isIdle() || ring.getMinimumGatingSequence() < ring.getCursor())) {
+            replyTimerArmed = cluster.scheduleTimer(REPLY_TIMER_ID, cluster.time() + 1);
+        }
+    }
+
+    private int deliverReplies() {
+        return outbox.deliver(replyTarget);
+    }
+
+    private int offerReply(final long clusterSessionId, final DirectBuffer buffer, final int offset,
+            final int length) {
+        final ClientSession session = cluster.getClientSession(clusterSessionId);
+        if (session == null || session.isClosing()) {
+            return ReplyOutbox.ReplyTarget.GONE;
+        }
+        final long result = session.offer(buffer, offset, length);
+        if (result > 0) {
+            return ReplyOutbox.ReplyTarget.SENT;
+        }
+        // not connected: a new leader's reply publication to a live session is still coming up
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION
+                || result == Publication.NOT_CONNECTED) {
+            return ReplyOutbox.ReplyTarget.RETRY;
+        }
+        return ReplyOutbox.ReplyTarget.GONE;
+    }
+
+    /** Waits until every stage has handled every published command, sending replies meanwhile. */
+    private void awaitQuiescent() {
+        idle.reset();
+        final long cursor = ring.getCursor();
+        if (ring.getMinimumGatingSequence() >= cursor) {
+            return;
+        }
+        quiescing = true;
+        try {
+            while (ring.getMinimumGatingSequence() < cursor) {
+                checkPipeline();
+                if (deliverReplies() == 0) {
+                    idle.idle();
+                }
+            }
+        } finally {
+            quiescing = false;
+        }
+    }
+
+    private void checkPipeline() {
+        final List<StageFailure> failures = pipeline.failures();
+        if (!failures.isEmpty()) {
+            throw new AgentTerminationException("pipeline of cluster member " + cluster.memberId()
+                    + " failed; the member stops, since a replica that lost a command cannot go on: " + failures);
+        }
+    }
+
+    private void loadSnapshot(final Image image) {
+        final SnapshotFormat.Reader reader = new SnapshotFormat.Reader();
+        final ImageFragmentAssembler assembler = new ImageFragmentAssembler(reader);
+        idle.reset();
+        while (!reader.isComplete()) {
+            final int fragments = image.poll(assembler, 16);
+            if (fragments == 0) {
+                if (image.isEndOfStream() || image.isClosed()) {
+                    throw new IllegalStateException("snapshot ended before its end message");
+                }
+                idle.idle();
+            }
+        }
+        reader.check();
+        final List<String> names = reader.names();
+        final List<String> expected = new java.util.ArrayList<>();
+        expected.add("dedup");
+        expected.addAll(states.names());
+        if (!names.equals(expected)) {
+            throw new IllegalStateException("snapshot holds sections " + names + " but this pipeline registers "
+                    + expected + "; register the same stage states, in the same order, as the pipeline that took it");
+        }
+        dedup.read(reader.section(0), 0, reader.length(0));
+        for (int i = 0; i < states.size(); i++) {
+            states.state(i).loadSnapshot(reader.section(i + 1), 0, reader.length(i + 1));
+        }
+    }
+
+    /**
+     * Builds a {@link PipelineClusteredService}.
+     *
+     * <pre>{@code
+     * PipelineClusteredService<Order> service = PipelineClusteredService.builder(Order::new)
+     *         .ingress(Order::decode).pipeline(wiring).ringSize(4096).build();
+     * }</pre>
+     *
+     * @param <T> the payload type
+     */
+    public static final class Builder<T> {
+        private final Supplier<T> payloadFactory;
+        private IngressDecoder<T> decoder;
+        private PipelineWiring<T> wiring;
+        private int ringSize = 1024;
+        private Supplier<WaitStrategy> waitStrategy = SleepingWaitStrategy::new;
+        private int replyCapacity = 1024;
+        private int maxReplyLength = 1024;
+        private int snapshotChunkLength = 16 * 1024;
+
+        private Builder(final Supplier<T> payloadFactory) {
+            this.payloadFactory = payloadFactory;
+        }
+
+        /**
+         * Sets how a command's payload bytes become the slot's payload. Required.
+         *
+         * @param ingressDecoder the decoder
+         * @return this builder
+         */
+        public Builder<T> ingress(final IngressDecoder<T> ingressDecoder) {
+            this.decoder = Objects.requireNonNull(ingressDecoder, "ingress decoder must not be null");
+            return this;
+        }
+
+        /**
+         * Sets how the stages are built. Required.
+         *
+         * @param pipelineWiring the wiring, run on every service start
+         * @return this builder
+         */
+        public Builder<T> pipeline(final PipelineWiring<T> pipelineWiring) {
+            this.wiring = Objects.requireNonNull(pipelineWiring, "pipeline wiring must not be null");
+            return this;
+        }
+
+        /**
+         * Sets the ring's size (default 1024).
+         *
+         * @param size a power of two
+         * @return this builder
+         * @throws IllegalArgumentException if {@code size} is not a power of two
+         */
+        public Builder<T> ringSize(final int size) {
+            if (size < 1 || Integer.bitCount(size) != 1) {
+                throw new IllegalArgumentException("ring size must be a power of two, was " + size);
+            }
+            this.ringSize = size;
+            return this;
+        }
+
+        /**
+         * Sets how the stages wait for commands (default: a new {@link SleepingWaitStrategy} per
+         * start, which leaves the cores to the cluster's own agents).
+         *
+         * @param strategy makes the wait strategy on each start
+         * @return this builder
+         */
+        public Builder<T> waitStrategy(final Supplier<WaitStrategy> strategy) {
+            this.waitStrategy = Objects.requireNonNull(strategy, "wait strategy supplier must not be null");
+            return this;
+        }
+
+        /**
+         * Sets the reply outbox's size (default 1024 replies of up to 1024 payload bytes).
+         *
+         * @param capacity replies queued at once, a power of two of at least 2
+         * @param maxPayloadLength the longest reply payload
+         * @return this builder
+         * @throws IllegalArgumentException if either is out of range
+         */
+        public Builder<T> replies(final int capacity, final int maxPayloadLength) {
+            if (capacity < 2 || Integer.bitCount(capacity) != 1) {
+                throw new IllegalArgumentException("reply capacity must be a power of two of at least 2, was "
+                        + capacity);
+            }
+            if (maxPayloadLength <= 0) {
+                throw new IllegalArgumentException("maxPayloadLength must be positive, was " + maxPayloadLength);
+            }
+            this.replyCapacity = capacity;
+            this.maxReplyLength = maxPayloadLength;
+            return this;
+        }
+
+        /**
+         * Sets the largest snapshot message payload (default 16 KiB; never more than the
+         * snapshot publication's maximum message length).
+         *
+         * @param length bytes per chunk, positive
+         * @return this builder
+         * @throws IllegalArgumentException if {@code length} is not positive
+         */
+        public Builder<T> snapshotChunkLength(final int length) {
+            if (length <= 0) {
+                throw new IllegalArgumentException("snapshot chunk length must be positive, was " + length);
+            }
+            this.snapshotChunkLength = length;
+            return this;
+        }
+
+        /**
+         * Builds the service.
+         *
+         * @return a service, to give to one member's service container
+         * @throws IllegalStateException if the ingress decoder or the pipeline wiring is missing
+         */
+        public PipelineClusteredService<T> build() {
+            if (decoder == null) {
+                throw new IllegalStateException("no ingress decoder: call ingress(...) before build()");
+            }
+            if (wiring == null) {
+                throw new IllegalStateException("no pipeline wiring: call pipeline(...) before build()");
+            }
+            return new PipelineClusteredService<>(this);
+        }
+    }
+}

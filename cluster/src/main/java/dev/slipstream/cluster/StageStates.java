@@ -1,0 +1,63 @@
+package dev.slipstream.cluster;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The stateful stages of a clustered pipeline, by name, in the order they were registered: the
+ * order of their sections in a snapshot. A snapshot is loaded only into a pipeline that
+ * registers the same names in the same order.
+ *
+ * <pre>{@code
+ * states.register("book", book);
+ * states.register("risk", risk);
+ * }</pre>
+ */
+public final class StageStates {
+    private final List<String> names = new ArrayList<>();
+    private final List<StageState> states = new ArrayList<>();
+
+    StageStates() {
+    }
+
+    /**
+     * Registers a stage's state.
+     *
+     * @param name the section's name in snapshots, unique in this pipeline
+     * @param state how the state is written and read
+     * @throws IllegalArgumentException if the name is blank or taken
+     * @throws NullPointerException if an argument is null
+     */
+    public void register(final String name, final StageState state) {
+        Objects.requireNonNull(name, "name must not be null");
+        Objects.requireNonNull(state, "state must not be null");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("a stage state needs a non-blank name");
+        }
+        if (names.contains(name)) {
+            throw new IllegalArgumentException("stage state name '" + name + "' is registered already; names "
+                    + "must be unique in one pipeline (registered: " + names + ")");
+        }
+        names.add(name);
+        states.add(state);
+    }
+
+    /** @return the registered names, in order */
+    public List<String> names() {
+        return Collections.unmodifiableList(names);
+    }
+
+    int size() {
+        return states.size();
+    }
+
+    String name(final int index) {
+        return names.get(index);
+    }
+
+    StageState state(final int index) {
+        return states.get(index);
+    }
+}

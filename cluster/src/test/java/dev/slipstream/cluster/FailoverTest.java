@@ -1,0 +1,196 @@
+package dev.slipstream.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three members as separate processes under a steady stream of commands; the leader is killed
+ * with SIGKILL mid-stream (after the members applied commands whose answers they withhold, so
+ * that committed commands are re-sent), the client goes on through the new leader, the dead
+ * member is started again and catches up. Then: every command the client saw acknowledged is in every
+ * member's state exactly once, and the members agree. {@code -Dslipstream.cluster.kills=N} sets
+ * the number of kills (one by default; the {@code cluster-long} profile runs 20).
+ */
+class FailoverTest {
+    private static final Duration LIMIT = Duration.ofMinutes(2);
+    /** Commands per kill; the members withhold the first answers of 100 to 110 of each round. */
+    static final int PER_KILL = 150;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void killingTheLeaderMidStreamLosesNoAcknowledgedCommandAndAppliesNoneTwice() throws Exception {
+        runKills(21600, Integer.getInteger("slipstream.cluster.kills", 1), "withhold");
+    }
+
+    @Test
+    void theFailoverCheckCatchesMembersWithoutDedup() {
+        // the withheld commands were committed; re-sent after the kill, they are applied again
+        final AssertionError caught = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+                () -> runKills(21800, 1, "no-dedup"));
+        org.junit.jupiter.api.Assertions.assertTrue(caught.getMessage().contains("holds every command once"),
+                caught.getMessage());
+    }
+
+    private void runKills(final int basePort, final int kills, final String mode) throws Exception {
+        final int perKill = PER_KILL;
+        final int total = perKill * (kills + 1);
+        try (ProcessCluster cluster = new ProcessCluster(dir.resolve(mode), basePort, 3, mode);
+             ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
+            cluster.startAll();
+            final Replies replies = new Replies();
+            try (ClusterCommandClient client = connect(driver, cluster, replies)) {
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[Long.BYTES]);
+            long sent = 0;
+            int killed = 0;
+            int dead = -1;
+            long restartAfter = Long.MAX_VALUE;
+            final List<String> log = new ArrayList<>();
+            final long deadline = System.nanoTime() + LIMIT.multipliedBy(kills + 1).toNanos();
+            while (sent < total || client.inFlight() > 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("timed out: sent " + sent + ", answered " + replies.status.size()
+                            + ", in flight " + client.inFlight() + ", events " + log);
+                }
+                if (sent < total) {
+                    payload.putLong(0, sent + 1);
+                    if (client.trySend(payload, 0, Long.BYTES) > 0) {
+                        sent++;
+                    }
+                }
+                client.poll();
+                final int answered = replies.status.size();
+                // after the round's withheld commands (100 to 110) were applied and left unanswered
+                if (dead < 0 && killed < kills && answered >= perKill * killed + 130 - 11) {
+                    final int leader = client.leaderMemberId();
+                    cluster.kill(leader);
+                    dead = leader;
+                    killed++;
+                    restartAfter = answered + 40;
+                    log.add("killed leader " + leader + " at " + answered + " answered, " + sent + " sent");
+                }
+                if (dead >= 0 && answered >= restartAfter) {
+                    cluster.start(dead);
+                    log.add("restarted " + dead + " at " + answered + " answered, leader now "
+                            + client.leaderMemberId());
+                    dead = -1;
+                }
+            }
+            if (dead >= 0) {
+                cluster.start(dead);
+            }
+            assertEquals(total, replies.status.size(), "every command answered: " + log);
+            assertEquals(0, replies.repeated, "no command answered twice");
+            final long duplicates = replies.status.values().stream()
+                    .filter(status -> status == CommandWireFormat.STATUS_DUPLICATE).count();
+            org.junit.jupiter.api.Assertions.assertTrue("no-dedup".equals(mode) || duplicates > 0,
+                    "the withheld commands, re-sent after a kill, were answered as duplicates: " + log);
+            // every member catches up to the same state: each command once
+            final Ledger expected = new Ledger();
+            for (long v = 1; v <= total; v++) {
+                expected.count++;
+                expected.sum += v;
+                expected.fingerprint += Ledger.hash(v);
+            }
+            final String[] digests = awaitDigests(cluster, total);
+            for (int i = 0; i < digests.length; i++) {
+                final String[] parts = digests[i].split("/");
+                assertEquals(expected.count + "/" + expected.sum + "/" + Long.toHexString(expected.fingerprint),
+                        parts[0] + "/" + parts[1] + "/" + parts[3], "member " + i + " holds every command once; " + log);
+                assertEquals(digests[0], digests[i], "members 0 and " + i + " agree (order and cluster times too)");
+            }
+            System.out.println("failover: " + log + ", client reconnects " + client.reconnects() + ", resends "
+                    + client.resends() + ", answered as duplicates " + duplicates);
+            }
+        }
+    }
+
+    @Test
+    void aSnapshotAndARestartOfAllMembersKeepTheState() throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(dir, 21700, 3);
+             ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
+            cluster.startAll();
+            final Replies replies = new Replies();
+            try (ClusterCommandClient client = connect(driver, cluster, replies)) {
+                SingleMember.sendAll(client, SingleMember.range(1, 100));
+                final int leader = client.leaderMemberId();
+                final long before = Long.parseLong(cluster.ask(leader, "snapshots", "SNAPSHOTS"));
+                Await.until("the snapshot request to be placed", LIMIT, client::poll, () -> {
+                    try {
+                        return cluster.ask(leader, "snapshot", "SNAPSHOT-REQUESTED").startsWith("true");
+                    } catch (final Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+                for (int i = 0; i < 3; i++) {
+                    final int member = i;
+                    Await.until("member " + i + "'s snapshot", LIMIT, client::poll, () -> {
+                        try {
+                            return Long.parseLong(cluster.ask(member, "snapshots", "SNAPSHOTS")) > before;
+                        } catch (final Exception e) {
+                            throw new AssertionError(e);
+                        }
+                    });
+                }
+                SingleMember.sendAll(client, SingleMember.range(101, 20));
+            }
+            final String[] before = awaitDigests(cluster, 120);
+            for (int i = 0; i < 3; i++) {
+                cluster.stop(i);
+            }
+            cluster.startAll();
+            final String[] after = awaitDigests(cluster, 120);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(before[0], before[i], "members agree before the restart");
+                assertEquals(before[0], after[i], "member " + i + " after the restart");
+            }
+        }
+    }
+
+    private static ClusterCommandClient connect(final ClientDriver driver, final ProcessCluster cluster,
+            final Replies replies) {
+        final long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (true) {
+            try {
+                return ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                        .aeronDirectoryName(driver.directory())
+                        .ingressEndpoints(cluster.ingressEndpoints())
+                        .clientId(1)
+                        .limits(64, Long.BYTES)
+                        .replyListener(replies));
+            } catch (final IllegalStateException noLeaderYet) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw noLeaderYet;
+                }
+            }
+        }
+    }
+
+    /** Waits until every member's ledger holds at least {@code count} commands; returns their digests. */
+    private static String[] awaitDigests(final ProcessCluster cluster, final long count) throws Exception {
+        final String[] digests = new String[cluster.size()];
+        for (int i = 0; i < cluster.size(); i++) {
+            final long deadline = System.nanoTime() + LIMIT.toNanos();
+            while (true) {
+                final String digest = cluster.ask(i, "digest", "DIGEST");
+                if (!digest.startsWith("none") && Long.parseLong(digest.substring(0, digest.indexOf('/'))) >= count) {
+                    digests[i] = digest;
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("member " + i + " holds " + digest + ", expected " + count + " commands");
+                }
+                Thread.sleep(50);  // polling the member's state, not waiting for a race
+            }
+        }
+        return digests;
+    }
+}

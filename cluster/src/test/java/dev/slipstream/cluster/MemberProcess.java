@@ -1,0 +1,66 @@
+package dev.slipstream.cluster;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One cluster member in a process of its own, for the failover tests: runs the test pipeline and
+ * answers lines on stdin ({@code digest}, {@code snapshot}, {@code stop}) on stdout.
+ * Arguments: member id, members (comma-separated host:basePort), base directory, leader
+ * heartbeat timeout in milliseconds, and a mode: {@code plain}; {@code withhold}, where the reply
+ * stage withholds some first answers ({@link TestPipelines#withheld}) so that every leader kill
+ * leaves committed commands unanswered; or {@code no-dedup}, the same with a seeded bug.
+ */
+public final class MemberProcess {
+    private MemberProcess() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final int id = Integer.parseInt(args[0]);
+        final MemberConfig config = new MemberConfig(id, Arrays.asList(args[1].split(",")), Path.of(args[2]),
+                Duration.ofMillis(Long.parseLong(args[3])), Duration.ofSeconds(60));
+        final AtomicReference<Ledger> ledger = new AtomicReference<>();
+        final String mode = args.length > 4 ? args[4] : "plain";
+        final PipelineClusteredService<Amount> service = TestPipelines.service(Ledger::new, ledger,
+                !"plain".equals(mode));
+        if ("no-dedup".equals(mode)) {
+            service.dedup = new DedupTable() {
+                @Override
+                int tryApply(final long clientId, final long correlationId) {
+                    return APPLY;  // the seeded bug: commands re-sent after a failover are applied again
+                }
+            };
+        }
+        try (ClusterMember member = ClusterMember.start(config, service)) {
+            System.out.println("READY");
+            System.out.flush();
+            final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+            String line;
+            while ((line = in.readLine()) != null) {
+                switch (line) {
+                    case "digest" -> {
+                        final Ledger current = ledger.get();
+                        System.out.println("DIGEST " + (current == null ? "none" : current.digest()));
+                    }
+                    case "snapshot" -> {
+                        final long before = member.snapshotCount();
+                        final boolean placed = member.requestSnapshot();
+                        System.out.println("SNAPSHOT-REQUESTED " + placed + " " + before);
+                    }
+                    case "snapshots" -> System.out.println("SNAPSHOTS " + member.snapshotCount());
+                    case "role" -> System.out.println("ROLE " + member.role());
+                    case "stop" -> {
+                        return;
+                    }
+                    default -> System.out.println("UNKNOWN " + line);
+                }
+                System.out.flush();
+            }
+        }
+    }
+}

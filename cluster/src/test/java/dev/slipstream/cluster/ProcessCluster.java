@@ -1,0 +1,143 @@
+package dev.slipstream.cluster;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** Three members, each a {@link MemberProcess} of its own, on loopback; killed with SIGKILL when asked. */
+final class ProcessCluster implements AutoCloseable {
+    static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
+    final Path dir;
+    final List<String> members = new ArrayList<>();
+    private final Process[] processes;
+    private final Writer[] inputs;
+    @SuppressWarnings("unchecked")
+    private final BlockingQueue<String>[] outputs;
+
+    @SuppressWarnings("unchecked")
+    ProcessCluster(final Path dir, final int basePort, final int size) {
+        this(dir, basePort, size, "plain");
+    }
+
+    private final String mode;
+
+    @SuppressWarnings("unchecked")
+    ProcessCluster(final Path dir, final int basePort, final int size, final String mode) {
+        this.dir = dir;
+        this.mode = mode;
+        for (int i = 0; i < size; i++) {
+            members.add("localhost:" + (basePort + 10 * i));
+        }
+        this.processes = new Process[size];
+        this.inputs = new Writer[size];
+        this.outputs = new BlockingQueue[size];
+    }
+
+    String ingressEndpoints() {
+        return ClusterMembers.parse(members).ingressEndpoints();
+    }
+
+    /** Starts member {@code id} (again, after a kill: the same directory) and waits until it runs. */
+    void start(final int id) throws IOException, InterruptedException {
+        java.nio.file.Files.createDirectories(dir);
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final Process process = new ProcessBuilder(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), MemberProcess.class.getName(), Integer.toString(id),
+                String.join(",", members), dir.resolve("member-" + id).toString(),
+                Long.toString(HEARTBEAT_TIMEOUT.toMillis()), mode)
+                .redirectError(dir.resolve("member-" + id + "-stderr.txt").toFile())
+                .start();
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.US_ASCII))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (final IOException killed) {
+                // the pipe breaks when the member dies
+            }
+        }, "member-" + id + "-reader");
+        reader.setDaemon(true);
+        reader.start();
+        processes[id] = process;
+        inputs[id] = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.US_ASCII);
+        outputs[id] = lines;
+        expect(id, "READY", Duration.ofSeconds(60));
+    }
+
+    void startAll() throws IOException, InterruptedException {
+        for (int i = 0; i < processes.length; i++) {
+            start(i);
+        }
+    }
+
+    /** SIGKILL, and wait until the process is gone. */
+    void kill(final int id) throws InterruptedException {
+        processes[id].destroyForcibly();
+        if (!processes[id].waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("member " + id + " still alive 30 s after SIGKILL");
+        }
+        processes[id] = null;
+    }
+
+    boolean isAlive(final int id) {
+        return processes[id] != null && processes[id].isAlive();
+    }
+
+    /** Asks a member and returns its answer's text after the prefix. */
+    String ask(final int id, final String command, final String answerPrefix) throws IOException, InterruptedException {
+        inputs[id].write(command + "\n");
+        inputs[id].flush();
+        return expect(id, answerPrefix, Duration.ofSeconds(30));
+    }
+
+    private String expect(final int id, final String prefix, final Duration limit) throws InterruptedException {
+        final long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            final String line = outputs[id].poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                throw new AssertionError("member " + id + " did not say " + prefix + " within " + limit + " (see "
+                        + dir.resolve("member-" + id + "-stderr.txt") + ")");
+            }
+            if (line.startsWith(prefix)) {
+                return line.substring(prefix.length()).trim();
+            }
+        }
+    }
+
+    /** Stops a member cleanly (its process closes the member and exits). */
+    void stop(final int id) throws IOException, InterruptedException {
+        inputs[id].write("stop\n");
+        inputs[id].flush();
+        if (!processes[id].waitFor(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("member " + id + " did not stop within 60 s");
+        }
+        processes[id] = null;
+    }
+
+    int size() {
+        return processes.length;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (int i = 0; i < processes.length; i++) {
+            if (processes[i] != null) {
+                kill(i);
+            }
+        }
+    }
+}

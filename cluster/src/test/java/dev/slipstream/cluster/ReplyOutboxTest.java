@@ -1,0 +1,119 @@
+package dev.slipstream.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The outbox keeps replies in order, retries pushed-back ones, and is offered from the service thread only. */
+class ReplyOutboxTest {
+    private static ClusterCommand<Amount> command(final long session, final long correlation) {
+        final ClusterCommand<Amount> c = new ClusterCommand<>(new Amount());
+        c.set(0, 0, session, 1, correlation);
+        return c;
+    }
+
+    @Test
+    void repliesLeaveInOrderAndAPushedBackReplyIsOfferedAgainNotDropped() {
+        final ReplyOutbox outbox = new ReplyOutbox(4, 8);
+        outbox.bindServiceThread(Thread.currentThread());
+        for (long id = 1; id <= 3; id++) {
+            outbox.reply(command(5, id), (b, o, v) -> {
+                b.putLong(o, v);
+                return 8;
+            }, id * 10);
+        }
+        final List<Long> sent = new ArrayList<>();
+        final int[] pushBacks = {1};
+        final ReplyOutbox.ReplyTarget target = (session, buffer, offset, length) -> {
+            if (pushBacks[0]-- > 0) {
+                return ReplyOutbox.ReplyTarget.RETRY;
+            }
+            assertEquals(5, session);
+            sent.add(buffer.getLong(offset + CommandWireFormat.REPLY_HEADER_LENGTH));
+            return ReplyOutbox.ReplyTarget.SENT;
+        };
+        assertEquals(0, outbox.deliver(target));
+        assertEquals(3, outbox.deliver(target));
+        assertEquals(List.of(10L, 20L, 30L), sent);
+        assertEquals(3, outbox.delivered());
+        assertTrue(outbox.isIdle());
+    }
+
+    @Test
+    void aReplyToASessionThatIsGoneIsCountedAndItsBufferReused() {
+        final ReplyOutbox outbox = new ReplyOutbox(2, 8);
+        outbox.bindServiceThread(Thread.currentThread());
+        for (int round = 0; round < 5; round++) {
+            outbox.reply(command(5, round + 1), (b, o, v) -> 0, null);
+            outbox.reply(command(5, round + 1), (b, o, v) -> 0, null);
+            assertEquals(2, outbox.deliver((s, b, o, l) -> ReplyOutbox.ReplyTarget.GONE));
+        }
+        assertEquals(10, outbox.undeliverable());
+    }
+
+    @Test
+    void aWriterThatOverrunsTheMaximumIsRefusedWithTheLimit() {
+        final ReplyOutbox outbox = new ReplyOutbox(2, 8);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> outbox.reply(command(5, 1), (b, o, v) -> 9, null));
+        assertTrue(e.getMessage().contains("expected 0 to 8"), e.getMessage());
+    }
+
+    @Test
+    void badSizesAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new ReplyOutbox(3, 8));
+        assertThrows(IllegalArgumentException.class, () -> new ReplyOutbox(4, 0));
+    }
+
+    /** The seeded bug: a stage thread offers replies itself instead of queueing them. */
+    @Test
+    void theThreadCheckCatchesRepliesOfferedFromAStageThread() throws InterruptedException {
+        final ReplyOutbox outbox = new ReplyOutbox(2, 8);
+        outbox.bindServiceThread(Thread.currentThread());
+        outbox.reply(command(5, 1), (b, o, v) -> 0, null);
+        final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final Thread stage = new Thread(() -> {
+            try {
+                outbox.deliver((s, b, o, l) -> ReplyOutbox.ReplyTarget.SENT);
+            } catch (final Throwable t) {
+                failure.set(t);
+            }
+        }, "stage-reply");
+        stage.start();
+        stage.join();
+        assertTrue(failure.get() instanceof IllegalStateException, String.valueOf(failure.get()));
+        assertTrue(failure.get().getMessage().contains("not on 'stage-reply'"), failure.get().getMessage());
+        assertEquals(0, outbox.delivered());
+    }
+
+    @Test
+    void aStageThatOffersRepliesItselfStopsTheMember(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) {
+        try (SingleMember cluster = new SingleMember(dir, 21300)) {
+            cluster.start(PipelineClusteredService.builder(Amount::new)
+                    .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
+                    .pipeline((pipeline, outbox, states) -> {
+                        pipeline.handleEventsWith((command, sequence, endOfBatch) -> {
+                            outbox.reply(command, (b, o, a) -> 0, null);
+                            // the seeded bug: the stage offers the reply itself
+                            outbox.deliver((s, b, o, l) -> ReplyOutbox.ReplyTarget.SENT);
+                        });
+                    }).build());
+            final org.agrona.concurrent.UnsafeBuffer payload = new org.agrona.concurrent.UnsafeBuffer(new byte[8]);
+            try (ClusterCommandClient client = cluster.client(1, new Replies())) {
+                client.trySend(payload, 0, 8);
+                Await.until("the stage to fail", SingleMember.LIMIT, client::poll,
+                        () -> cluster.service.pipeline() != null && !cluster.service.pipeline().failures().isEmpty());
+            }
+            Throwable cause = cluster.service.pipeline().failures().get(0).cause();
+            while (cause.getCause() != null && !(cause instanceof IllegalStateException)) {
+                cause = cause.getCause();
+            }
+            assertTrue(cause.getMessage().contains("only, not on"), cause.toString());
+        }
+    }
+}
