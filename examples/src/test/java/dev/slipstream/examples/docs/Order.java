@@ -1,5 +1,8 @@
 package dev.slipstream.examples.docs;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
 /** The order event of the guide's samples. */
 final class Order {
     long id;
@@ -14,6 +17,19 @@ final class Order {
 
     void copyFrom(final OrderMessage message) {
         set(message.id, message.price, message.quantity);
+    }
+
+    /** Writes id, price and quantity as three longs (the cluster page's command payload); returns the length. */
+    int encode(final MutableDirectBuffer buffer, final int offset) {
+        buffer.putLong(offset, id);
+        buffer.putLong(offset + 8, price);
+        buffer.putLong(offset + 16, quantity);
+        return 3 * Long.BYTES;
+    }
+
+    /** Reads what {@link #encode} wrote. */
+    void decode(final DirectBuffer buffer, final int offset) {
+        set(buffer.getLong(offset), buffer.getLong(offset + 8), buffer.getLong(offset + 16));
     }
 
     Order copy() {

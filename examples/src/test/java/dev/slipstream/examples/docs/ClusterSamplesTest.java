@@ -1,0 +1,173 @@
+package dev.slipstream.examples.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.slipstream.cluster.ClusterCommand;
+import dev.slipstream.cluster.ClusterCommandClient;
+import dev.slipstream.cluster.ClusterMember;
+import dev.slipstream.cluster.MemberConfig;
+import dev.slipstream.cluster.PipelineClusteredService;
+import dev.slipstream.cluster.SharedSecretAuthenticator;
+import dev.slipstream.cluster.StageState;
+import dev.slipstream.processor.EventHandler;
+import dev.slipstream.topology.StageSpec;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The samples of docs/guide/cluster.md, as written there, run together: the service of the
+ * first sample runs in a one-member cluster on loopback started by the second, and the client of
+ * the third sends it an order, then stops the member with the shutdown barrier's signal. In
+ * production the member list names three machines; one member is its own majority, so the same
+ * code runs here without an election between members.
+ */
+class ClusterSamplesTest {
+    /** Five UDP ports from here on localhost (ingress, consensus, log, catch-up, archive control). */
+    private static final int BASE_PORT = 23100;
+
+    @TempDir
+    Path tmp;
+
+    /** Every book the sample's wiring made: one per service start. */
+    private final List<OrderBook> books = new CopyOnWriteArrayList<>();
+
+    /** The sample's matching stage, reduced to what it shows: state that is snapshotted, and an ack per order. */
+    final class OrderBook implements EventHandler<ClusterCommand<Order>>, StageState {
+        private long orders;
+        private long quantity;
+        private long lastOrderId;
+        /** Written last by the stage thread, read first by the test: the orders applied so far. */
+        private volatile long applied;
+
+        OrderBook() {
+            books.add(this);
+        }
+
+        @Override
+        public void onEvent(final ClusterCommand<Order> command, final long sequence, final boolean endOfBatch) {
+            orders++;
+            quantity += command.payload().quantity;
+            lastOrderId = command.payload().id;
+            applied = orders;
+        }
+
+        /** The ack: the order's id. */
+        static int writeAck(final MutableDirectBuffer buffer, final int offset, final Order order) {
+            buffer.putLong(offset, order.id);
+            return Long.BYTES;
+        }
+
+        @Override
+        public int writeSnapshot(final MutableDirectBuffer buffer, final int offset) {
+            buffer.putLong(offset, orders);
+            buffer.putLong(offset + 8, quantity);
+            buffer.putLong(offset + 16, lastOrderId);
+            return 24;
+        }
+
+        @Override
+        public void loadSnapshot(final DirectBuffer buffer, final int offset, final int length) {
+            orders = buffer.getLong(offset);
+            quantity = buffer.getLong(offset + 8);
+            lastOrderId = buffer.getLong(offset + 16);
+            applied = orders;
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aMemberRunsThePipelineAndTheClientsOrderIsAppliedAndAnswered() throws InterruptedException {
+        final int memberId = 0;
+        final List<String> members = List.of("localhost:" + BASE_PORT);
+        final Path baseDir = tmp.resolve("engine");
+        final byte[] secret = "the cluster's shared secret".getBytes(StandardCharsets.US_ASCII);
+
+        PipelineClusteredService<Order> service = PipelineClusteredService.builder(Order::new)
+                .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
+                .ringSize(4096)
+                .pipeline((pipeline, outbox, states) -> {
+                    OrderBook book = new OrderBook();
+                    states.register("book", book);                         // snapshotted and restored
+                    pipeline.handleEventsWith(StageSpec.of("match", book))
+                            .then(StageSpec.of("reply", (command, sequence, endOfBatch) ->
+                                    outbox.reply(command, OrderBook::writeAck, command.payload())));
+                })
+                .build();
+
+        final AtomicReference<Throwable> clientFailure = new AtomicReference<>();
+        // the client has the member list too; it connects once the member below is up
+        final Thread clientThread = startClient(MemberConfig.of(memberId, members, baseDir), secret, clientFailure);
+
+        MemberConfig config = MemberConfig.of(memberId, members, baseDir);
+        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+                ClusterMember member = ClusterMember.start(config, service, new SharedSecretAuthenticator(secret))) {
+            barrier.await();                                          // until SIGINT or SIGTERM
+        }
+
+        clientThread.join(TimeUnit.SECONDS.toMillis(30));
+        assertNull(clientFailure.get(), () -> "the client failed: " + clientFailure.get());
+        assertEquals(1, books.size(), "books made: one service start");
+        final OrderBook book = books.get(0);
+        assertEquals(1, book.applied, "orders applied");
+        assertEquals(300, book.quantity);
+        assertEquals(41, book.lastOrderId);
+        assertTrue(!clientThread.isAlive(), "the client thread ended");
+    }
+
+    /** Runs the third sample on a daemon thread, then signals the shutdown barrier as SIGTERM would. */
+    private Thread startClient(final MemberConfig config, final byte[] secret, final AtomicReference<Throwable> failure) {
+        final Thread clientThread = new Thread(() -> {
+            try (MediaDriver clientDriver = MediaDriver.launch(new MediaDriver.Context()
+                    .aeronDirectoryName(tmp.resolve("client-driver").toAbsolutePath().toString())
+                    .threadingMode(ThreadingMode.SHARED)
+                    .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
+                    .termBufferSparseFile(true)
+                    .dirDeleteOnStart(true)
+                    .dirDeleteOnShutdown(true))) {
+                final String clientDriverDir = clientDriver.aeronDirectoryName();
+                final Order sent = new Order();
+                sent.set(41, 10_050, 300);
+                final UnsafeBuffer order = new UnsafeBuffer(new byte[64]);
+                final int orderLength = sent.encode(order, 0);
+
+                try (ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                        .aeronDirectoryName(clientDriverDir)                  // a media driver of the client's own
+                        .ingressEndpoints(config.clusterMembers().ingressEndpoints())
+                        .clientId(7)
+                        .credentials(SharedSecretAuthenticator.credentials(secret))
+                        .replyListener((correlationId, status, buffer, offset, length) -> { /* ... */ }))) {
+                    while (client.trySend(order, 0, orderLength) < 0) {
+                        client.poll();                                        // 1,024 unanswered: take replies in
+                    }
+                    while (client.inFlight() > 0) {
+                        client.poll();                                        // close() forgets unanswered commands
+                    }
+                }
+            } catch (final Throwable e) {
+                failure.set(e);
+            } finally {
+                // what SIGTERM does: signal every barrier (the member answered, so its barrier exists)
+                new ShutdownSignalBarrier().signalAll();
+            }
+        }, "cluster-sample-client");
+        clientThread.setDaemon(true);
+        clientThread.start();
+        return clientThread;
+    }
+}
