@@ -54,8 +54,10 @@ import org.agrona.concurrent.NoOpLock;
  * <pre>{@code
  * MemberConfig config = MemberConfig.of(memberId, List.of("localhost:20100", "localhost:20110",
  *         "localhost:20120"), Path.of("members", "member-" + memberId));
- * try (ClusterMember member = ClusterMember.start(config, service, new SharedSecretAuthenticator(secret))) {
- *     new ShutdownSignalBarrier().await();
+ * // the barrier is closed after the member: the shutdown hook waits for it to be closed
+ * try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+ *         ClusterMember member = ClusterMember.start(config, service, new SharedSecretAuthenticator(secret))) {
+ *     barrier.await();                                          // until SIGINT or SIGTERM
  * }
  * }</pre>
  */
