@@ -27,14 +27,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  * A close releases every consumer waiting on a closable blocking queue, and every element offered
  * before the close is delivered exactly once. Each case parks 1 to 8 consumers, in {@code take()},
  * in a timed {@code poll} with an hour's timeout, or half in each; a round of elements is offered
- * and taken; the consumers are seen parked again (every one registered as a waiter and in state
- * WAITING or TIMED_WAITING at the same moment, never a sleep); then the queue is closed, with a
+ * and taken; the consumers are seen parked again (every one registered as a waiter, then each
+ * seen in state WAITING or TIMED_WAITING, never a sleep); then the queue is closed, with a
  * second round of elements offered just before the close in the cases that say so. Every consumer
  * must return within a bound: a taker by {@link QueueClosedException}, a poll with null.
  *
  * <p>The same check must catch a close that does not signal its waiters
- * ({@link SilentCloseMutant}): with every consumer parked when the queue closes, none can leave,
- * in every run.
+ * ({@link SilentCloseMutant}). There no element is offered before the close, so no signal has
+ * ever been sent: a consumer seen parked is inside its wait with no wake-up pending, past its
+ * look at the close, and under the mutant nothing can wake it. All eight are left waiting in
+ * every run.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class CloseReleasesWaitersTest {
@@ -73,7 +75,7 @@ class CloseReleasesWaitersTest {
                                                             final Waits waits, final int consumers,
                                                             final boolean offerJustBeforeClose)
             throws InterruptedException {
-        final Outcome outcome = run(queue.get(), waits, consumers, offerJustBeforeClose,
+        final Outcome outcome = run(queue.get(), waits, consumers, 3, offerJustBeforeClose,
                 UnboundedBlockingQueue::close, RELEASE_BOUND_NANOS);
         assertEquals(0, outcome.leftWaiting, outcome::toString);
         assertEquals(List.of(), outcome.wrongEndings, outcome::toString);
@@ -85,7 +87,9 @@ class CloseReleasesWaitersTest {
         for (final UnboundedBlockingQueue<Integer> q : List.<UnboundedBlockingQueue<Integer>>of(
                 new LprqBlockingQueue<>(2, new HybridWaitStrategy()),
                 new LscqBlockingQueue<>(2, new BlockingWaitStrategy()))) {
-            final Outcome outcome = run(q, Waits.HALF_EACH, 8, false, SilentCloseMutant::close, MUTANT_BOUND_NANOS);
+            // no element before the close: no signal ever moved the counter, so a consumer seen
+            // parked is inside its wait for good, with no wake-up of an earlier signal pending
+            final Outcome outcome = run(q, Waits.HALF_EACH, 8, 0, false, SilentCloseMutant::close, MUTANT_BOUND_NANOS);
             System.out.println("[close-release] silent close mutant: " + outcome);
             assertEquals(8, outcome.leftWaiting, "every parked consumer must be left waiting by the mutant: "
                     + outcome);
@@ -107,15 +111,16 @@ class CloseReleasesWaitersTest {
     }
 
     /**
-     * Parks {@code consumers} consumers, runs a round of elements through them, waits until all
-     * are parked again, closes with {@code closer} (after a second round of offers, if asked),
-     * and gives them {@code boundNanos} to return. Consumers still waiting then are released with
-     * the shipped close, so that no thread outlives the case.
+     * Parks {@code consumers} consumers, runs a round of {@code perConsumer} elements per consumer
+     * through them, waits until all are parked again, closes with {@code closer} (after a second
+     * round of offers, if asked), and gives them {@code boundNanos} to return. Consumers still
+     * waiting then are released with the shipped close, so that no thread outlives the case.
      */
     static Outcome run(final UnboundedBlockingQueue<Integer> q, final Waits waits, final int consumers,
-                       final boolean offerJustBeforeClose, final Consumer<UnboundedBlockingQueue<Integer>> closer,
-                       final long boundNanos) throws InterruptedException {
-        final int perRound = 3 * consumers;
+                       final int perConsumer, final boolean offerJustBeforeClose,
+                       final Consumer<UnboundedBlockingQueue<Integer>> closer, final long boundNanos)
+            throws InterruptedException {
+        final int perRound = perConsumer * consumers;
         final int elements = offerJustBeforeClose ? 2 * perRound : perRound;
         final AtomicIntegerArray delivered = new AtomicIntegerArray(elements);
         final List<Thread> threads = new ArrayList<>();
@@ -189,37 +194,42 @@ class CloseReleasesWaitersTest {
     }
 
     /**
-     * Until {@code taken} elements are delivered and every consumer is registered as a waiter and,
-     * at the same moment, parked (WAITING or TIMED_WAITING): every one is inside its wait.
+     * Until {@code taken} elements are delivered, every consumer is registered as a waiter, and
+     * then each consumer has been seen parked (WAITING or TIMED_WAITING): the only place a
+     * consumer parks is inside its wait, after its look at the close. Each is watched on its own,
+     * not all at the same moment: a timed poll wakes every 100 µs, and on a loaded machine its
+     * threads may seldom all be parked at once.
      */
     private static void awaitParked(final UnboundedBlockingQueue<Integer> q, final List<Thread> threads,
                                     final AtomicIntegerArray delivered, final int taken) {
         final long deadline = System.nanoTime() + PARK_LIMIT_NANOS;
-        while (!parked(q, threads, delivered, taken)) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("the consumers never all parked: " + waiters(q) + " waiters, states "
-                        + threads.stream().map(Thread::getState).toList());
-            }
+        while (delivered(delivered, taken) != taken || waiters(q) != threads.size()) {
+            checkDeadline(deadline, q, threads);
             Thread.yield();
+        }
+        for (final Thread t : threads) {
+            Thread.State state;
+            while ((state = t.getState()) != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+                checkDeadline(deadline, q, threads);
+                Thread.yield();
+            }
         }
     }
 
-    private static boolean parked(final UnboundedBlockingQueue<Integer> q, final List<Thread> threads,
-                                  final AtomicIntegerArray delivered, final int taken) {
+    private static int delivered(final AtomicIntegerArray delivered, final int taken) {
         int sum = 0;
         for (int i = 0; i < taken; i++) {
             sum += delivered.get(i);
         }
-        if (sum != taken || waiters(q) != threads.size()) {
-            return false;
+        return sum;
+    }
+
+    private static void checkDeadline(final long deadline, final UnboundedBlockingQueue<Integer> q,
+                                      final List<Thread> threads) {
+        if (System.nanoTime() - deadline > 0) {
+            throw new AssertionError("the consumers never all parked: " + waiters(q) + " waiters, states "
+                    + threads.stream().map(Thread::getState).toList());
         }
-        for (final Thread t : threads) {
-            final Thread.State state = t.getState();
-            if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
-                return false;
-            }
-        }
-        return waiters(q) == threads.size();
     }
 
     /** Consumers registered on the queue's not-empty signal. */
