@@ -26,6 +26,19 @@ import java.util.concurrent.TimeUnit;
  * Request next = inbox.take();                    // waits while empty
  * }</pre>
  *
+ * <p>{@link #close()} closes the queue to producers and releases every waiting consumer: they
+ * take what was accepted before the close, then {@link #take()} throws
+ * {@link QueueClosedException} and a timed {@link #poll(long, TimeUnit)} returns null, at once
+ * and ever after, so a consumer thread ends on the close:
+ *
+ * <pre>{@code
+ * try {
+ *     while (true) handle(inbox.take());
+ * } catch (QueueClosedException closed) {
+ *     // inbox.close() was called and every request accepted before it was handled
+ * }
+ * }</pre>
+ *
  * <p>The limits of {@link LprqQueue} apply: the memory per ring given there, a weakly
  * consistent {@link #iterator()}, and no removal from the middle ({@code remove(Object)},
  * {@code removeAll}, {@code retainAll}, {@code removeIf} and {@code Iterator.remove} throw

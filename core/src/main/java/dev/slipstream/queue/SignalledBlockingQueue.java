@@ -27,10 +27,15 @@ abstract class SignalledBlockingQueue<E> extends PollOnlyQueue<E> implements Blo
     }
 
     /**
-     * Removes the oldest element, waiting for one.
+     * Removes the oldest element, waiting for one. On a queue that can be closed, a close releases
+     * every waiting taker: the elements accepted before the close are still taken, one per call,
+     * and once the queue is closed and all of them are taken this throws
+     * {@link QueueClosedException} instead of waiting for an element that can never come.
      *
      * @return the element
      * @throws InterruptedException if interrupted while waiting
+     * @throws QueueClosedException if the queue is closed and every element it accepted has been
+     *     taken (never thrown by a queue that cannot be closed)
      */
     @Override
     public final E take() throws InterruptedException {
@@ -45,6 +50,19 @@ abstract class SignalledBlockingQueue<E> extends PollOnlyQueue<E> implements Blo
                 if ((e = poll()) != null) {
                     return e;
                 }
+                // after register(): either the close that is about to happen sees this taker and
+                // moves the counter past seen, or this load sees the close
+                if (isClosedToProducers()) {
+                    if (isClosedAndDrained()) {
+                        throw new QueueClosedException(
+                                "queue is closed and empty: take() has nothing left to return; every element"
+                                        + " accepted before close() has been taken");
+                    }
+                    // an offer in progress at the close: it completes (and signals) or fails, and
+                    // polls resolve it; no signal comes for a failed one, so look again soon
+                    notEmpty.awaitNanos(seen, System.nanoTime(), QueueSignal.MAX_TIMED_PARK_NANOS);
+                    continue;
+                }
                 notEmpty.await(seen);
             }
         } finally {
@@ -55,11 +73,15 @@ abstract class SignalledBlockingQueue<E> extends PollOnlyQueue<E> implements Blo
     /**
      * Removes the oldest element, waiting up to the timeout for one. A timeout of zero or less
      * (however large its magnitude) polls once and returns; a huge one waits as long as
-     * {@link TimeUnit#toNanos} allows (about 292 years), without overflowing.
+     * {@link TimeUnit#toNanos} allows (about 292 years), without overflowing. On a queue that can
+     * be closed, a close releases every waiting poll: the elements accepted before the close are
+     * still returned, and once the queue is closed and all of them are taken this returns null at
+     * once, whatever the timeout.
      *
      * @param timeout how long to wait; zero or less does not wait
      * @param unit the unit of {@code timeout}
-     * @return the element, or null if the timeout passed with the queue still empty
+     * @return the element, or null if the timeout passed with the queue still empty, or the queue
+     *     is closed and every element it accepted has been taken
      * @throws InterruptedException if interrupted while waiting
      * @throws NullPointerException if {@code unit} is null
      */
@@ -88,13 +110,40 @@ abstract class SignalledBlockingQueue<E> extends PollOnlyQueue<E> implements Blo
                 if ((e = poll()) != null) {
                     return e;
                 }
-                if (!notEmpty.awaitNanos(seen, start, nanos)) {
+                long wait = nanos;
+                // after register(), as in take()
+                if (isClosedToProducers()) {
+                    if (isClosedAndDrained()) {
+                        return null;
+                    }
+                    // an offer in progress at the close, as in take(): look again soon
+                    wait = Math.min(nanos, System.nanoTime() - start + QueueSignal.MAX_TIMED_PARK_NANOS);
+                }
+                if (!notEmpty.awaitNanos(seen, start, wait) && wait == nanos) {
                     return poll();
                 }
             }
         } finally {
             notEmpty.deregister();
         }
+    }
+
+    /**
+     * Whether the queue is closed to producers, so that no offer will signal the takers again
+     * (but one in progress at the close may still complete). Read by a waiting taker after it
+     * registered; the closing thread stores the close before it signals. False for a queue that
+     * cannot be closed.
+     */
+    boolean isClosedToProducers() {
+        return false;
+    }
+
+    /**
+     * Whether the queue is closed and every element it accepted has been taken; asked only once
+     * {@link #isClosedToProducers()} is true.
+     */
+    boolean isClosedAndDrained() {
+        return false;
     }
 
     /**

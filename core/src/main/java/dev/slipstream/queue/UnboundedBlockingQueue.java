@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * What {@link LprqBlockingQueue} and {@link LscqBlockingQueue} share: an unbounded queue that
- * can be closed inside, producers that never wait, and every successful offer signalling the
- * takers. The subclasses choose the queue and name its capacity.
+ * can be closed inside, producers that never wait, every successful offer signalling the takers,
+ * and a close that releases every waiting taker. The subclasses choose the queue and name its
+ * capacity.
  *
  * @param <E> the element type; null elements are rejected
  */
@@ -68,22 +69,31 @@ abstract class UnboundedBlockingQueue<E> extends SignalledBlockingQueue<E> {
     }
 
     /**
-     * Closes the queue to producers: offers that start after this
-     * call returns fail ({@code offer} returns false, {@code put} and {@code add} throw
+     * Closes the queue to producers and releases every waiting consumer: offers that start after
+     * this call returns fail ({@code offer} returns false, {@code put} and {@code add} throw
      * {@link IllegalStateException}); every element already accepted can still be taken.
-     * Idempotent. A {@link #take()} on a closed, empty queue still waits (nothing will come): a
-     * consumer of a closed queue ends on {@link #isDrained()}, or polls with a timeout.
+     * Consumers waiting in {@link #take()} or {@link #poll(long, TimeUnit)}, and those that come
+     * later, take what is left; once the queue is closed and drained, {@code take()} throws
+     * {@link QueueClosedException} and a timed {@code poll} returns null at once. Idempotent, and
+     * safe to call from several threads.
      *
      * <pre>{@code
-     * inbox.close();
-     * while (!inbox.isDrained()) {
-     *     Request r = inbox.poll(1, TimeUnit.MILLISECONDS);
-     *     if (r != null) handle(r);
+     * // consumer thread
+     * try {
+     *     while (true) handle(inbox.take());
+     * } catch (QueueClosedException closed) {
+     *     // every request accepted before close() was handled
      * }
+     *
+     * // at shutdown
+     * inbox.close();
      * }</pre>
      */
     public final void close() {
         unbounded.close();
+        // after the close (a volatile store first): a taker that registered before this call's
+        // load of the waiter count is signalled; one that registers later sees the close
+        notEmpty.signal();
     }
 
     /**
@@ -103,6 +113,16 @@ abstract class UnboundedBlockingQueue<E> extends SignalledBlockingQueue<E> {
      * @return true if closed and drained for good; always false while open
      */
     public final boolean isDrained() {
+        return unbounded.isDrained();
+    }
+
+    @Override
+    final boolean isClosedToProducers() {
+        return unbounded.isClosed();
+    }
+
+    @Override
+    final boolean isClosedAndDrained() {
         return unbounded.isDrained();
     }
 

@@ -95,12 +95,11 @@ final class ExceptionTallyRace {
     }
 
     /**
-     * Runs up to {@code rounds} rounds, each with a fresh subject and {@code threads} threads
-     * reporting {@code perThread} exceptions each; stops early after the first round that lost a
-     * count when {@code stopAtFirstLoss}.
+     * Runs {@code rounds} rounds, each with a fresh subject and {@code threads} threads
+     * reporting {@code perThread} exceptions each.
      */
-    static Outcome run(final Supplier<Subject> subjects, final int threads, final int perThread, final int rounds,
-                       final boolean stopAtFirstLoss) throws InterruptedException {
+    static Outcome run(final Supplier<Subject> subjects, final int threads, final int perThread, final int rounds)
+            throws InterruptedException {
         int withLoss = 0;
         long reported = 0;
         long lost = 0;
@@ -126,9 +125,6 @@ final class ExceptionTallyRace {
             if (missing != 0) {
                 withLoss++;
                 lost += missing;
-                if (stopAtFirstLoss) {
-                    break;
-                }
             }
         }
         return new Outcome(round, withLoss, reported, lost);

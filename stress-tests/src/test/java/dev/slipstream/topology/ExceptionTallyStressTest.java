@@ -1,7 +1,6 @@
 package dev.slipstream.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -9,9 +8,15 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A stage's count of events skipped after an exception, reported by several worker threads at
- * once (a work pool), loses nothing; and the same check catches a tally kept in a plain volatile
- * counter ({@link ExceptionTallyRace#plainCounterMutant()}). Default: 20 rounds of 2 threads x
- * 200,000 exceptions; {@code -Dslipstream.stress.long=true}: 200 rounds.
+ * once (a work pool), loses nothing when the threads really run together and the tally's code is
+ * compiled. Default: 20 rounds of 2 threads x 200,000 exceptions;
+ * {@code -Dslipstream.stress.long=true}: 200 rounds.
+ *
+ * <p>This run has no mutant proof of its own: on a loaded two-CPU machine two reporters rarely
+ * run at the same instant, so a tally kept in a plain volatile counter
+ * ({@link ExceptionTallyRace#plainCounterMutant()}) lost counts in only 1 of 17 rounds there.
+ * {@link ExceptionTallyLincheckTest} checks the same tally in every interleaving instead and
+ * catches that mutant every time.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ExceptionTallyStressTest {
@@ -23,17 +28,9 @@ class ExceptionTallyStressTest {
     @Test
     void everyExceptionReportedByConcurrentWorkersIsCounted() throws Exception {
         final ExceptionTallyRace.Outcome outcome =
-                ExceptionTallyRace.run(ExceptionTallyRace::real, THREADS, PER_THREAD, ROUNDS, false);
+                ExceptionTallyRace.run(ExceptionTallyRace::real, THREADS, PER_THREAD, ROUNDS);
         System.out.println("[exception-tally] real: " + outcome);
         assertEquals(ROUNDS, outcome.rounds());
         assertEquals(0L, outcome.lost(), outcome::toString);
-    }
-
-    @Test
-    void theCheckCatchesATallyKeptInAPlainVolatileCounter() throws Exception {
-        final ExceptionTallyRace.Outcome outcome =
-                ExceptionTallyRace.run(ExceptionTallyRace::plainCounterMutant, THREADS, PER_THREAD, ROUNDS, true);
-        System.out.println("[exception-tally] mutant: " + outcome);
-        assertTrue(outcome.lost() > 0, "the mutant's lost counts were not caught: " + outcome);
     }
 }
