@@ -3,10 +3,7 @@ package dev.slipstream.stress.queue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Method;
-import java.util.List;
-import org.jetbrains.kotlinx.lincheck.Actor;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
+import dev.slipstream.queue.LprqReservationOrderLincheckTest;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -155,35 +152,6 @@ public class LprqMutantLincheckTest {
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 
-    /**
-     * The scenario of the order bug, on rings of two cells that start unsafe: after
-     * {@code offer(1), poll()} the even cell is safe and the odd one unsafe and empty. One thread
-     * offers 2; another polls twice; a third offers 3, then 4; a last poll follows. The execution
-     * the model checker finds (the same as in {@code LprqReservationOrderLincheckTest} on the
-     * production queue): the offer of 3 takes position 1 and reserves the odd cell; the first poll
-     * takes position 1, finds the reservation under the unsafe epoch and nulls it; before that
-     * poll moves the epoch, the enqueuer sets it to position 1's ({@code 1 + 2}) and, its
-     * reservation gone, puts 3 at position 2; the offer of 4 takes position 3 and claims the odd
-     * cell, null under position 1's epoch; the first poll, reading the cell again, finds the
-     * epoch of its own position and an element, and takes 4. 4 leaves before 3, offered before it
-     * by the same thread.
-     */
-    static ExecutionScenario reservationNulledByAnOlderLap() {
-        try {
-            final Method offer = MutantOperations.class.getMethod("offer", int.class);
-            final Method poll = MutantOperations.class.getMethod("poll");
-            return new ExecutionScenario(
-                    List.of(new Actor(offer, List.of(1)), new Actor(poll, List.of())),
-                    List.of(List.of(new Actor(offer, List.of(2))),
-                            List.of(new Actor(poll, List.of()), new Actor(poll, List.of())),
-                            List.of(new Actor(offer, List.of(3)), new Actor(offer, List.of(4)))),
-                    List.of(new Actor(poll, List.of())),
-                    null);
-        } catch (NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     /** Enough for the model checker to reach the bad execution on the mutant (it stops there). */
     private static final int REPRODUCING_INVOCATIONS = 50_000;
 
@@ -191,7 +159,8 @@ public class LprqMutantLincheckTest {
         FifoQueueOperations.modelChecking(FifoSpecs.Unbounded.class)
                 .iterations(0)
                 .invocationsPerIteration(invocations)
-                .addCustomScenario(reservationNulledByAnOlderLap())
+                // the scenario of the order bug, described where it runs on the production queue
+                .addCustomScenario(LprqReservationOrderLincheckTest.reservationNulledByAnOlderLap(MutantOperations.class))
                 .check(subject);
     }
 
