@@ -21,6 +21,7 @@ import io.aeron.logbuffer.Header;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
@@ -39,10 +40,13 @@ import org.agrona.concurrent.IdleStrategy;
  *       Stages run on their own threads as in any pipeline.</li>
  *   <li><b>Replies.</b> A stage queues them in the {@link ReplyOutbox}; the service thread offers
  *       them to the client sessions after each command. Aeron allows offers to client sessions
- *       only from log callbacks (not from {@code doBackgroundWork}), so while a command is still
- *       in the pipeline or a reply is queued the service keeps a cluster timer scheduled, and
- *       offers the replies on its event. Timers never reach the stages, so members whose
- *       pipelines run at different speeds still reach the same state.</li>
+ *       only from log callbacks (not from {@code doBackgroundWork}), so after each command the
+ *       service keeps a cluster timer ticking (1 ms after the command, then at growing
+ *       intervals up to 100 ms, for 10 s) and offers the replies on its events. When it schedules
+ *       that timer depends on the log alone, never on the pipeline's progress, so every member
+ *       schedules the same timers as the leader (Aeron Cluster matches them by id). Timers never
+ *       reach the stages, so members whose pipelines run at different speeds still reach the
+ *       same state.</li>
  *   <li><b>At most once.</b> A command is identified by its client id and correlation id
  *       ({@link CommandWireFormat}); one seen before is answered with
  *       {@link CommandWireFormat#STATUS_DUPLICATE} and not published. The table of applied
@@ -93,7 +97,20 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     /** True while a snapshot waits for the stages; written by the service thread only. */
     private volatile boolean quiescing;
-    private boolean replyTimerArmed;
+    /*
+     * The reply timer's state. Every decision to schedule it is a function of the log alone
+     * (command and timer timestamps), never of how far the pipeline has got: the consensus
+     * module matches the timer events in the log against the timers each member's service
+     * schedules, by correlation id, and a member that scheduled differently from the leader
+     * (faster stages, or a replay after a restart) would have a later timer swallowed as
+     * already fired, and its replies would wait for the next command.
+     */
+    private static final long NOT_ARMED = Long.MIN_VALUE;
+    private long replyTimerDeadline = NOT_ARMED;
+    private long lastCommandTime;
+    private long firstTick;
+    private long longestTick;
+    private long tickingFor;
     private Cluster cluster;
     private IdleStrategy idle;
     private Slipstream<ClusterCommand<T>> pipeline;
@@ -198,7 +215,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             outbox.replyFromService(session.id(), -1, CommandWireFormat.STATUS_REFUSED, "command of " + length
                     + " bytes is shorter than its header (" + CommandWireFormat.COMMAND_HEADER_LENGTH + " bytes)");
             deliverReplies();
-            armReplyTimer();
+            armReplyTimer(timestamp);
             return;
         }
         final long clientId = buffer.getLong(offset + CommandWireFormat.CLIENT_ID_OFFSET);
@@ -223,15 +240,15 @@ public final class PipelineClusteredService<T> implements ClusteredService {
                             + " ahead of the client's oldest unapplied command");
         }
         deliverReplies();
-        armReplyTimer();
+        armReplyTimer(timestamp);
     }
 
     @Override
     public void onTimerEvent(final long correlationId, final long timestamp) {
         if (correlationId == REPLY_TIMER_ID) {
-            replyTimerArmed = false;
+            replyTimerDeadline = NOT_ARMED;
             deliverReplies();
-            armReplyTimer();
+            rearmReplyTimer(timestamp);
         }
     }
 
@@ -299,13 +316,44 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     }
 
     /**
-     * While a command is in the pipeline or a reply is queued, keeps a timer scheduled: its event
-     * is a log callback, where the service may offer to client sessions, so replies that become
-     * ready after the last command still go out within about a timer tick.
+     * After a command, makes sure the reply timer fires one tick (1 ms) after it: its event is a
+     * log callback, where the service may offer to client sessions, so replies that become ready
+     * after the last command still go out.
      */
-    private void armReplyTimer() {
-        if (!replyTimerArmed && (!outbox.isIdle() || ring.getMinimumGatingSequence() < ring.getCursor())) {
-            replyTimerArmed = cluster.scheduleTimer(REPLY_TIMER_ID, cluster.time() + 1);
+    private void armReplyTimer(final long commandTime) {
+        if (firstTick == 0) {
+            // the cluster's time unit is known once the log is joined, not in onStart
+            final TimeUnit unit = cluster.timeUnit();
+            firstTick = Math.max(1, unit.convert(1, TimeUnit.MILLISECONDS));
+            longestTick = Math.max(1, unit.convert(100, TimeUnit.MILLISECONDS));
+            tickingFor = Math.max(1, unit.convert(10, TimeUnit.SECONDS));
+        }
+        lastCommandTime = commandTime;
+        final long wanted = commandTime + firstTick;
+        if (replyTimerDeadline == NOT_ARMED || replyTimerDeadline > wanted) {
+            scheduleReplyTimer(wanted);
+        }
+    }
+
+    /**
+     * After a reply timer event, schedules the next one: ticks grow with the time since the last
+     * command (1, 2, 4, ... ms, at most 100 ms) and stop 10 s after it. A reply a stage makes
+     * later than that goes out with the next command.
+     */
+    private void rearmReplyTimer(final long now) {
+        if (firstTick == 0) {
+            return;  // a timer scheduled before a restart from a snapshot; the next command arms anew
+        }
+        final long sinceCommand = now - lastCommandTime;
+        if (sinceCommand < tickingFor) {
+            scheduleReplyTimer(now + Math.min(longestTick, Math.max(firstTick, sinceCommand)));
+        }
+    }
+
+    private void scheduleReplyTimer(final long deadline) {
+        // false only if the consensus module cannot be reached; the next command tries again
+        if (cluster.scheduleTimer(REPLY_TIMER_ID, deadline)) {
+            replyTimerDeadline = deadline;
         }
     }
 
@@ -323,10 +371,13 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         if (result > 0) {
             return ReplyOutbox.ReplyTarget.SENT;
         }
-        // not connected: a new leader's reply publication to a live session is still coming up
-        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION
-                || result == Publication.NOT_CONNECTED) {
+        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION) {
             return ReplyOutbox.ReplyTarget.RETRY;
+        }
+        // a new leader's reply channel to a live session still coming up, or a session restored
+        // from the log whose client is gone and which lives until it times out
+        if (result == Publication.NOT_CONNECTED) {
+            return ReplyOutbox.ReplyTarget.NOT_CONNECTED;
         }
         return ReplyOutbox.ReplyTarget.GONE;
     }

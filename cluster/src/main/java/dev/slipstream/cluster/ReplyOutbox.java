@@ -3,9 +3,11 @@ package dev.slipstream.cluster;
 import dev.slipstream.queue.ScqQueue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -17,9 +19,12 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>Back-pressure: when every buffer is queued or being offered, {@link #reply} waits (spins
  * briefly, then parks) until the service thread has sent one, and a client session that pushes
  * back keeps its reply at the head of the queue until it takes it: replies are never dropped,
- * and they leave in the order the stages queued them (a session that is not connected yet, as
- * after a leader change, counts as pushing back). A reply whose session is gone (closed) is
- * counted in {@link #undeliverable()}; its client re-sends the command and gets
+ * and each session receives its replies in the order the stages queued them. A session that
+ * exists but has no connected reply channel (after a leader change, while the new leader's
+ * channel comes up; or a session restored from the log whose client is gone, until it times
+ * out) does not hold up the others: its replies are copied aside and offered again, in order,
+ * on every later delivery. A reply whose session is gone (closed) is counted in
+ * {@link #undeliverable()}; its client re-sends the command and gets
  * {@link CommandWireFormat#STATUS_DUPLICATE}. On followers the cluster accepts
  * and discards every reply, so followers run the same pipeline at the same pace.
  *
@@ -40,9 +45,15 @@ public final class ReplyOutbox {
     private final int maxPayloadLength;
     /** Replies the service thread made itself (duplicates, refusals): rare, so allocated. */
     private final ArrayDeque<Reply> serviceReplies = new ArrayDeque<>();
+    /**
+     * Copies of replies to sessions without a connected reply channel, in queueing order; service
+     * thread only. Empty unless a session is unreachable, so the common path never looks at it.
+     */
+    private final ArrayDeque<Reply> waiting = new ArrayDeque<>();
+    /** Sessions whose oldest waiting reply was refused in the current delivery; service thread only. */
+    private final LongHashSet refusedThisRound = new LongHashSet();
     /** The reply the service thread is offering and a session pushed back; service thread only. */
     private Reply head;
-    private boolean headFromService;
     private Thread serviceThread;
     /** Written by the service thread only; read by anyone (monitoring). */
     private volatile long delivered;
@@ -68,7 +79,7 @@ public final class ReplyOutbox {
         this.free = new ScqQueue<>(capacity);
         this.ready = new ScqQueue<>(capacity);
         for (int i = 0; i < capacity; i++) {
-            free.offer(new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + maxPayloadLength));
+            free.offer(new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + maxPayloadLength, true));
         }
     }
 
@@ -140,14 +151,15 @@ public final class ReplyOutbox {
             final String reason) {
         checkServiceThread();
         final byte[] text = reason == null ? new byte[0] : reason.getBytes(StandardCharsets.US_ASCII);
-        final Reply reply = new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + text.length);
+        final Reply reply = new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + text.length, false);
         reply.buffer.putBytes(CommandWireFormat.REPLY_HEADER_LENGTH, text);
         reply.set(clusterSessionId, correlationId, status, text.length);
         serviceReplies.addLast(reply);
     }
 
     /**
-     * Offers queued replies until the queue is empty or a session pushes back.
+     * Offers the waiting replies again, then queued replies until the queue is empty or a session
+     * pushes back.
      *
      * @param target offers one reply to its session
      * @return how many replies left the outbox (sent or undeliverable)
@@ -155,35 +167,88 @@ public final class ReplyOutbox {
      */
     int deliver(final ReplyTarget target) {
         checkServiceThread();
-        int done = 0;
+        int done = waiting.isEmpty() ? 0 : deliverWaiting(target);
         while (true) {
             if (head == null) {
-                headFromService = !serviceReplies.isEmpty();
-                head = headFromService ? serviceReplies.pollFirst() : ready.poll();
+                head = serviceReplies.isEmpty() ? ready.poll() : serviceReplies.pollFirst();
                 if (head == null) {
                     return done;
                 }
+            }
+            if (!waiting.isEmpty() && isWaiting(head.clusterSessionId)) {
+                waitAside(head);  // behind the same session's older replies
+                continue;
             }
             final int outcome = target.offer(head.clusterSessionId, head.buffer, 0, head.length);
             if (outcome == ReplyTarget.RETRY) {
                 return done;
             }
-            if (outcome == ReplyTarget.SENT) {
-                delivered = delivered + 1;  // single writer: the service thread
-            } else {
-                undeliverable = undeliverable + 1;  // single writer: the service thread
+            if (outcome == ReplyTarget.NOT_CONNECTED) {
+                waitAside(head);
+                continue;
             }
-            if (!headFromService) {
-                free.offer(head);
-            }
+            count(outcome);
+            release(head);
             head = null;
             done++;
         }
     }
 
+    /** Offers each waiting reply whose session took every older one in this round. */
+    private int deliverWaiting(final ReplyTarget target) {
+        int done = 0;
+        refusedThisRound.clear();
+        final Iterator<Reply> it = waiting.iterator();
+        while (it.hasNext()) {
+            final Reply reply = it.next();
+            if (refusedThisRound.contains(reply.clusterSessionId)) {
+                continue;
+            }
+            final int outcome = target.offer(reply.clusterSessionId, reply.buffer, 0, reply.length);
+            if (outcome == ReplyTarget.RETRY || outcome == ReplyTarget.NOT_CONNECTED) {
+                refusedThisRound.add(reply.clusterSessionId);
+            } else {
+                count(outcome);
+                it.remove();
+                done++;
+            }
+        }
+        return done;
+    }
+
+    private boolean isWaiting(final long clusterSessionId) {
+        for (final Reply reply : waiting) {
+            if (reply.clusterSessionId == clusterSessionId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Moves the head aside as a copy, so that its pooled buffer goes back to the stages. */
+    private void waitAside(final Reply reply) {
+        waiting.addLast(reply.pooled ? reply.copy() : reply);
+        release(reply);
+        head = null;
+    }
+
+    private void count(final int outcome) {
+        if (outcome == ReplyTarget.SENT) {
+            delivered = delivered + 1;  // single writer: the service thread
+        } else {
+            undeliverable = undeliverable + 1;  // single writer: the service thread
+        }
+    }
+
+    private void release(final Reply reply) {
+        if (reply.pooled) {
+            free.offer(reply);
+        }
+    }
+
     /** @return true if no reply is queued or being offered */
     boolean isIdle() {
-        return head == null && serviceReplies.isEmpty() && ready.isEmpty();
+        return head == null && serviceReplies.isEmpty() && ready.isEmpty() && waiting.isEmpty();
     }
 
     private void checkServiceThread() {
@@ -199,10 +264,12 @@ public final class ReplyOutbox {
     interface ReplyTarget {
         /** The session took the reply (or discarded it: follower). */
         int SENT = 0;
-        /** The session pushed back: offer the same reply again later. */
+        /** The session pushed back: offer the same reply again later, before any other. */
         int RETRY = 1;
         /** The session is gone: the reply cannot be delivered. */
         int GONE = 2;
+        /** The session exists but has no connected reply channel: others' replies go on meanwhile. */
+        int NOT_CONNECTED = 3;
 
         int offer(long clusterSessionId, DirectBuffer buffer, int offset, int length);
     }
@@ -210,11 +277,23 @@ public final class ReplyOutbox {
     /** One reply buffer, header and payload. */
     private static final class Reply {
         final UnsafeBuffer buffer;
+        /** True for the outbox's own buffers, which go back to the free queue once sent. */
+        final boolean pooled;
         long clusterSessionId;
         int length;
 
-        Reply(final int capacity) {
+        Reply(final int capacity, final boolean pooled) {
             this.buffer = new UnsafeBuffer(new byte[capacity]);
+            this.pooled = pooled;
+        }
+
+        /** @return an unpooled copy of this reply, just long enough */
+        Reply copy() {
+            final Reply copy = new Reply(length, false);
+            copy.buffer.putBytes(0, buffer, 0, length);
+            copy.clusterSessionId = clusterSessionId;
+            copy.length = length;
+            return copy;
         }
 
         void set(final long sessionId, final long correlationId, final byte status, final int payloadLength) {

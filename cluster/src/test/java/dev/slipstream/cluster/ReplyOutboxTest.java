@@ -1,6 +1,7 @@
 package dev.slipstream.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,6 +42,77 @@ class ReplyOutboxTest {
         assertEquals(3, outbox.deliver(target));
         assertEquals(List.of(10L, 20L, 30L), sent);
         assertEquals(3, outbox.delivered());
+        assertTrue(outbox.isIdle());
+    }
+
+    @Test
+    void aSessionWithoutAConnectedChannelHoldsUpNoOtherSessionAndGetsItsRepliesInOrderLater() {
+        final ReplyOutbox outbox = new ReplyOutbox(2, 8);
+        outbox.bindServiceThread(Thread.currentThread());
+        final ReplyWriter<Long> writer = (b, o, v) -> {
+            b.putLong(o, v);
+            return 8;
+        };
+        final boolean[] connected = {false};
+        final List<String> sent = new ArrayList<>();
+        final ReplyOutbox.ReplyTarget target = (session, buffer, offset, length) -> {
+            if (session == 5 && !connected[0]) {
+                return ReplyOutbox.ReplyTarget.NOT_CONNECTED;
+            }
+            sent.add(session + ":" + buffer.getLong(offset + CommandWireFormat.REPLY_HEADER_LENGTH));
+            return ReplyOutbox.ReplyTarget.SENT;
+        };
+        // two buffers only: a stage could not queue the third reply if the waiting ones held theirs
+        outbox.reply(command(5, 1), writer, 51L);
+        outbox.reply(command(6, 1), writer, 61L);
+        assertEquals(1, outbox.deliver(target));
+        outbox.reply(command(5, 2), writer, 52L);
+        outbox.reply(command(6, 2), writer, 62L);
+        assertEquals(1, outbox.deliver(target));
+        assertEquals(List.of("6:61", "6:62"), sent);
+        assertFalse(outbox.isIdle(), "session 5's replies wait");
+        connected[0] = true;
+        outbox.reply(command(5, 3), writer, 53L);
+        assertEquals(3, outbox.deliver(target));
+        assertEquals(List.of("6:61", "6:62", "5:51", "5:52", "5:53"), sent, "session 5's in the order queued");
+        assertTrue(outbox.isIdle());
+        assertEquals(5, outbox.delivered());
+    }
+
+    @Test
+    void aReplyQueuedForAWaitingSessionWaitsBehindItsOlderReplies() {
+        final ReplyOutbox outbox = new ReplyOutbox(4, 8);
+        outbox.bindServiceThread(Thread.currentThread());
+        final ReplyWriter<Long> writer = (b, o, v) -> {
+            b.putLong(o, v);
+            return 8;
+        };
+        final int[] refusals = {1};
+        final List<Long> sent = new ArrayList<>();
+        final ReplyOutbox.ReplyTarget target = (session, buffer, offset, length) -> {
+            if (refusals[0]-- > 0) {
+                return ReplyOutbox.ReplyTarget.NOT_CONNECTED;
+            }
+            sent.add(buffer.getLong(offset + CommandWireFormat.REPLY_HEADER_LENGTH));
+            return ReplyOutbox.ReplyTarget.SENT;
+        };
+        outbox.reply(command(5, 1), writer, 1L);
+        outbox.reply(command(5, 2), writer, 2L);
+        // the first is refused; the second must not overtake it although the session now takes replies
+        assertEquals(0, outbox.deliver(target));
+        assertEquals(List.of(), sent);
+        assertEquals(2, outbox.deliver(target));
+        assertEquals(List.of(1L, 2L), sent);
+    }
+
+    @Test
+    void aWaitingReplyWhoseSessionClosesIsCountedUndeliverable() {
+        final ReplyOutbox outbox = new ReplyOutbox(2, 8);
+        outbox.bindServiceThread(Thread.currentThread());
+        outbox.reply(command(5, 1), (b, o, v) -> 0, null);
+        assertEquals(0, outbox.deliver((s, b, o, l) -> ReplyOutbox.ReplyTarget.NOT_CONNECTED));
+        assertEquals(1, outbox.deliver((s, b, o, l) -> ReplyOutbox.ReplyTarget.GONE));
+        assertEquals(1, outbox.undeliverable());
         assertTrue(outbox.isIdle());
     }
 

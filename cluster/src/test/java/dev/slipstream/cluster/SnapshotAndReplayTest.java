@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,6 +92,62 @@ class SnapshotAndReplayTest {
     void theReplayCheckCatchesAStageThatReadsTheWallClock() {
         final String[] digests = runRestartAndReplay(21220, WallClockLedger::new, false);
         assertNotEquals(digests[0], digests[1], "a replay of a stage that reads the wall clock diverges");
+    }
+
+    /**
+     * The original run's last reply is slow (500 ms), so the leader's reply timer fires several
+     * times after the last command, and each firing is in the log. In the replay after a restart
+     * the stages are fast and the service thread is slow to decode that last command (300 ms),
+     * so the consensus module, which reads the log ahead of the service, replays those timer
+     * events before the service schedules anything and counts them as fired. A service that
+     * re-armed its timer only while replies were pending would then schedule fewer timers than
+     * were counted, and the one it schedules for the next command would be swallowed as already
+     * fired: that command's reply would never go out.
+     */
+    @Test
+    void aRestartedMemberWhosePipelineRunsFasterThanBeforeStillAnswers() {
+        final java.util.concurrent.atomic.AtomicBoolean slowReply = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (SingleMember cluster = new SingleMember(dir, 21260)) {
+            final Supplier<PipelineClusteredService<Amount>> services = () -> PipelineClusteredService
+                    .builder(Amount::new)
+                    .ingress((buffer, offset, length, into) -> {
+                        into.value = buffer.getLong(offset);
+                        if (!slowReply.get() && into.value == 20) {
+                            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(300));
+                        }
+                    })
+                    .ringSize(256)
+                    .pipeline((pipeline, outbox, states) -> {
+                        final Ledger ledger = new Ledger();
+                        states.register("ledger", ledger);
+                        pipeline.handleEventsWith(ledger).then((command, sequence, endOfBatch) -> {
+                            if (slowReply.get() && command.payload().value == 20) {
+                                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+                            }
+                            outbox.reply(command, (b, o, amount) -> {
+                                b.putLong(o, amount.countAfter);
+                                return Long.BYTES;
+                            }, command.payload());
+                        });
+                        cluster.ledger.set(ledger);
+                    }).build();
+            cluster.start(services.get());
+            try (ClusterCommandClient client = cluster.client(1, new Replies())) {
+                SingleMember.sendAll(client, SingleMember.range(1, 20));
+            }
+            cluster.stop();
+            slowReply.set(false);
+            cluster.start(services.get());
+            final Replies replies = new Replies();
+            try (ClusterCommandClient client = cluster.client(2, replies)) {
+                final UnsafeBuffer payload = new UnsafeBuffer(new byte[Long.BYTES]);
+                Await.until("room to send", SingleMember.LIMIT, client::poll,
+                        () -> client.trySend(payload, 0, Long.BYTES) > 0);
+                Await.until("the reply to the only command after the restart", Duration.ofSeconds(20),
+                        client::poll, () -> client.inFlight() == 0);
+            }
+            assertEquals(21, replies.count.get(1L), "the reply counts the replayed commands and this one");
+        }
     }
 
     @Test
