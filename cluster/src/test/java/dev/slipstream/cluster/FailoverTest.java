@@ -12,11 +12,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Three members as separate processes under a steady stream of commands; the leader is killed
- * with SIGKILL mid-stream (after the members applied commands whose answers they withhold, so
- * that committed commands are re-sent), the client goes on through the new leader, the dead
- * member is started again and catches up. Then: every command the client saw acknowledged is in every
- * member's state exactly once, and the members agree. {@code -Dslipstream.cluster.kills=N} sets
- * the number of kills (one by default; the {@code cluster-long} profile runs 20).
+ * with SIGKILL mid-stream, or cut off the network ({@link Partition}: every UDP frame it sends or
+ * receives dropped), after the members applied commands whose answers they withhold, so that
+ * committed commands are re-sent; the client goes on through the new leader; the dead member is
+ * started again, or the cut one's network healed, and it catches up. Then: every command the
+ * client saw acknowledged is in every member's state exactly once, and the members agree.
+ * {@code -Dslipstream.cluster.kills=N} sets the number of kills (one by default; the
+ * {@code cluster-long} profile runs 20). Each run prints how long the client waited for its
+ * first answer after each fault (the failover time as the client sees it; indicative only, the
+ * tests run beside other work).
  */
 class FailoverTest {
     private static final Duration LIMIT = Duration.ofMinutes(2);
@@ -26,21 +30,57 @@ class FailoverTest {
     @TempDir
     Path dir;
 
+    /** What happens to the leader, and how the member comes back. */
+    enum Fault {
+        KILL("killed", "restarted"),
+        PARTITION("cut off the network", "healed");
+
+        final String injected;
+        final String repaired;
+
+        Fault(final String injected, final String repaired) {
+            this.injected = injected;
+            this.repaired = repaired;
+        }
+
+        void inject(final ProcessCluster cluster, final int member) throws Exception {
+            if (this == KILL) {
+                cluster.kill(member);
+            } else {
+                cluster.ask(member, "partition", "PARTITIONED");
+            }
+        }
+
+        void repair(final ProcessCluster cluster, final int member) throws Exception {
+            if (this == KILL) {
+                cluster.start(member);
+            } else {
+                cluster.ask(member, "heal", "HEALED");
+            }
+        }
+    }
+
     @Test
     void killingTheLeaderMidStreamLosesNoAcknowledgedCommandAndAppliesNoneTwice() throws Exception {
-        runKills(21600, Integer.getInteger("slipstream.cluster.kills", 1), "withhold");
+        runFaults(21600, Integer.getInteger("slipstream.cluster.kills", 1), "withhold", Fault.KILL);
+    }
+
+    @Test
+    void cuttingTheLeaderOffTheNetworkLosesNoAcknowledgedCommandAndTheHealedMemberCatchesUp() throws Exception {
+        runFaults(21900, 1, "withhold", Fault.PARTITION);
     }
 
     @Test
     void theFailoverCheckCatchesMembersWithoutDedup() {
         // the withheld commands were committed; re-sent after the kill, they are applied again
         final AssertionError caught = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
-                () -> runKills(21800, 1, "no-dedup"));
+                () -> runFaults(21800, 1, "no-dedup", Fault.KILL));
         org.junit.jupiter.api.Assertions.assertTrue(caught.getMessage().contains("holds every command once"),
                 caught.getMessage());
     }
 
-    private void runKills(final int basePort, final int kills, final String mode) throws Exception {
+    private void runFaults(final int basePort, final int kills, final String mode, final Fault fault)
+            throws Exception {
         final int perKill = PER_KILL;
         final int total = perKill * (kills + 1);
         try (ProcessCluster cluster = new ProcessCluster(dir.resolve(mode), basePort, 3, mode);
@@ -53,6 +93,8 @@ class FailoverTest {
             int killed = 0;
             int dead = -1;
             long restartAfter = Long.MAX_VALUE;
+            long faultAt = 0;
+            long sentAtFault = 0;
             final List<String> log = new ArrayList<>();
             final long deadline = System.nanoTime() + LIMIT.multipliedBy(kills + 1).toNanos();
             while (sent < total || client.inFlight() > 0) {
@@ -69,23 +111,32 @@ class FailoverTest {
                 client.poll();
                 final int answered = replies.status.size();
                 // after the round's withheld commands (100 to 110) were applied and left unanswered
+                // correlation ids follow the order of sending: an id above those sent before the
+                // fault is a command the new leader took and answered
+                if (faultAt != 0 && replies.highest > sentAtFault) {
+                    log.add("a command sent after the fault answered " + (System.nanoTime() - faultAt) / 1_000_000
+                            + " ms after it");
+                    faultAt = 0;
+                }
                 if (dead < 0 && killed < kills && answered >= perKill * killed + 130 - 11) {
                     final int leader = client.leaderMemberId();
-                    cluster.kill(leader);
+                    fault.inject(cluster, leader);
+                    faultAt = System.nanoTime();
+                    sentAtFault = sent;
                     dead = leader;
                     killed++;
                     restartAfter = answered + 40;
-                    log.add("killed leader " + leader + " at " + answered + " answered, " + sent + " sent");
+                    log.add(fault.injected + ": leader " + leader + " at " + answered + " answered, " + sent + " sent");
                 }
                 if (dead >= 0 && answered >= restartAfter) {
-                    cluster.start(dead);
-                    log.add("restarted " + dead + " at " + answered + " answered, leader now "
+                    fault.repair(cluster, dead);
+                    log.add(fault.repaired + ": " + dead + " at " + answered + " answered, leader now "
                             + client.leaderMemberId());
                     dead = -1;
                 }
             }
             if (dead >= 0) {
-                cluster.start(dead);
+                fault.repair(cluster, dead);
             }
             assertEquals(total, replies.status.size(), "every command answered: " + log);
             assertEquals(0, replies.repeated, "no command answered twice");
@@ -107,7 +158,7 @@ class FailoverTest {
                         parts[0] + "/" + parts[1] + "/" + parts[3], "member " + i + " holds every command once; " + log);
                 assertEquals(digests[0], digests[i], "members 0 and " + i + " agree (order and cluster times too)");
             }
-            System.out.println("failover: " + log + ", client reconnects " + client.reconnects() + ", resends "
+            System.out.println(fault + ": " + log + ", client reconnects " + client.reconnects() + ", resends "
                     + client.resends() + ", answered as duplicates " + duplicates);
             }
         }

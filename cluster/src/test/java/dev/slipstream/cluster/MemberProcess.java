@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One cluster member in a process of its own, for the failover tests: runs the test pipeline and
- * answers lines on stdin ({@code digest}, {@code snapshot}, {@code stop}) on stdout.
+ * answers lines on stdin ({@code digest}, {@code snapshot}, {@code partition}, {@code heal},
+ * {@code stop}) on stdout. Its media driver can be cut off the network ({@link Partition}).
  * Arguments: member id, members (comma-separated host:basePort), base directory, leader
  * heartbeat timeout in milliseconds, and a mode: {@code plain}; {@code withhold}, where the reply
  * stage withholds some first answers ({@link TestPipelines#withheld}) so that every leader kill
@@ -21,6 +22,7 @@ public final class MemberProcess {
     }
 
     public static void main(final String[] args) throws Exception {
+        Partition.install();
         final int id = Integer.parseInt(args[0]);
         final MemberConfig config = new MemberConfig(id, Arrays.asList(args[1].split(",")), Path.of(args[2]),
                 Duration.ofMillis(Long.parseLong(args[3])), Duration.ofSeconds(60));
@@ -54,6 +56,14 @@ public final class MemberProcess {
                     }
                     case "snapshots" -> System.out.println("SNAPSHOTS " + member.snapshotCount());
                     case "role" -> System.out.println("ROLE " + member.role());
+                    case "partition" -> {
+                        Partition.isolate(true);
+                        System.out.println("PARTITIONED");
+                    }
+                    case "heal" -> {
+                        Partition.isolate(false);
+                        System.out.println("HEALED");
+                    }
                     case "stop" -> {
                         return;
                     }

@@ -9,10 +9,13 @@ final class Replies implements ReplyListener {
     final Map<Long, Byte> status = new HashMap<>();
     final Map<Long, Long> count = new HashMap<>();
     int repeated;
+    /** The highest correlation id answered so far. */
+    long highest;
 
     @Override
     public void onReply(final long correlationId, final byte replyStatus, final DirectBuffer buffer, final int offset,
             final int length) {
+        highest = Math.max(highest, correlationId);
         if (status.put(correlationId, replyStatus) != null) {
             repeated++;
         }
