@@ -211,13 +211,23 @@ abstract class AbstractSequencer implements Sequencer {
                 updated[index++] = sequence;
             }
             // volatile CAS: producers that read the new array also see the sequences' values set above
-        } while (!GATING_SEQUENCES.compareAndSet(this, current, updated));
+        } while (!casGatingSequences(current, updated));
 
         // The cursor may have moved while we added: start the new sequences no further back than it.
         cursorSequence = getCursor();
         for (final Sequence sequence : sequencesToAdd) {
             sequence.set(cursorSequence);
         }
+    }
+
+    /** Volatile CAS of the array of gating sequences. */
+    private boolean casGatingSequences(final Sequence[] expected, final Sequence[] updated) {
+        return GATING_SEQUENCES.compareAndSet(this, expected, updated);
+    }
+
+    /** Volatile CAS of the close reason. */
+    private boolean casClosedReason(final String expected, final String reason) {
+        return CLOSED_REASON.compareAndSet(this, expected, reason);
     }
 
     @Override
@@ -242,7 +252,7 @@ abstract class AbstractSequencer implements Sequencer {
                     updated[index++] = s;
                 }
             }
-        } while (!GATING_SEQUENCES.compareAndSet(this, current, updated));
+        } while (!casGatingSequences(current, updated));
         return true;
     }
 
@@ -267,7 +277,7 @@ abstract class AbstractSequencer implements Sequencer {
         Objects.requireNonNull(reason, "reason must not be null");
         // volatile CAS: the first close wins and computes the fence; producers that claim or
         // publish after this see it (checkOpen, checkAccepted)
-        if (CLOSED_REASON.compareAndSet(this, (String) null, reason)) {
+        if (casClosedReason(null, reason)) {
             // volatile store of the fence, after the claims were read (fenceForClose's loads)
             closeFence = fenceForClose();
         }

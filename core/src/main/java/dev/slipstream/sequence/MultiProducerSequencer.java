@@ -77,7 +77,8 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         this.indexMask = bufferSize - 1;
         this.indexShift = Integer.numberOfTrailingZeros(bufferSize);
         for (int i = 0; i < bufferSize; i++) {
-            AVAILABLE.setRelease(availableBuffer, i, -1);
+            // release: the -1 of every slot is visible to a consumer handed this sequencer
+            srAvailable(i, -1);
         }
     }
 
@@ -208,7 +209,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         // holds this claim's mark from next() until now. A sequence never claimed, already
         // published or more than a ring old does not carry it, so no load of the cursor's
         // contended line is needed on this path.
-        if ((int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask) != claimMark(sequence)) {
+        if (loAvailable(sequence) != claimMark(sequence)) {
             throw notPublishable(sequence, sequence, sequence);
         }
         setAvailable(sequence);
@@ -223,7 +224,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         checkAccepted(lo, hi);
         // every slot is checked before any is published: a refused range publishes nothing
         for (long sequence = lo; sequence <= hi; sequence++) {
-            if ((int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask) != claimMark(sequence)) {
+            if (loAvailable(sequence) != claimMark(sequence)) {
                 throw notPublishable(lo, hi, sequence);
             }
         }
@@ -262,7 +263,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             // sees no published lap and waits, as for any slot not yet published. The slot's
             // previous lap is consumed already (the claim confirmed the space), so nobody needs
             // the flag the mark replaces.
-            AVAILABLE.setOpaque(availableBuffer, (int) sequence & indexMask, claimMark(sequence));
+            soAvailable(sequence, claimMark(sequence));
         }
     }
 
@@ -281,7 +282,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
                     + ": it was never claimed (highest claimed is " + claimed + ")");
         }
         // acquire: the flag as the last publication of this slot left it
-        if ((int) AVAILABLE.getAcquire(availableBuffer, (int) first & indexMask) == (int) (first >>> indexShift)) {
+        if (laAvailable(first) == (int) (first >>> indexShift)) {
             return new IllegalArgumentException("cannot publish sequence " + first + ": it is already published");
         }
         return new IllegalArgumentException("cannot publish sequence " + first
@@ -291,13 +292,35 @@ public final class MultiProducerSequencer extends AbstractSequencer {
 
     private void setAvailable(final long sequence) {
         // release: publishes the event fields written into the slot before this store
-        AVAILABLE.setRelease(availableBuffer, (int) sequence & indexMask, (int) (sequence >>> indexShift));
+        srAvailable(sequence, (int) (sequence >>> indexShift));
+    }
+
+    // ------------------------------------------------------------ the flags, by access mode
+
+    /** Opaque load of {@code sequence}'s slot flag. */
+    private int loAvailable(final long sequence) {
+        return (int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask);
+    }
+
+    /** Acquire load of {@code sequence}'s slot flag. */
+    private int laAvailable(final long sequence) {
+        return (int) AVAILABLE.getAcquire(availableBuffer, (int) sequence & indexMask);
+    }
+
+    /** Opaque store into {@code sequence}'s slot flag. */
+    private void soAvailable(final long sequence, final int flag) {
+        AVAILABLE.setOpaque(availableBuffer, (int) sequence & indexMask, flag);
+    }
+
+    /** Release store into {@code sequence}'s slot flag. */
+    private void srAvailable(final long sequence, final int flag) {
+        AVAILABLE.setRelease(availableBuffer, (int) sequence & indexMask, flag);
     }
 
     @Override
     public boolean isAvailable(final long sequence) {
         // acquire: pairs with setAvailable, so the event fields are visible once this is true
-        return (int) AVAILABLE.getAcquire(availableBuffer, (int) sequence & indexMask)
+        return laAvailable(sequence)
                 == (int) (sequence >>> indexShift);
     }
 

@@ -58,6 +58,21 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         }
     }
 
+    /** Opaque load of the highest claimed sequence. */
+    private long loNextValue() {
+        return (long) NEXT_VALUE.getOpaque(this);
+    }
+
+    /** Volatile load of the highest claimed sequence. */
+    private long lvNextValue() {
+        return (long) NEXT_VALUE.getVolatile(this);
+    }
+
+    /** Opaque store of the highest claimed sequence. */
+    private void soNextValue(final long sequence) {
+        NEXT_VALUE.setOpaque(this, sequence);
+    }
+
     /**
      * Creates a sequencer whose producer waits for space with the default producer strategy
      * (spin, then yield, then park).
@@ -141,7 +156,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     private long claim(final long claimed, final long nextSequence) {
         // opaque: the closing thread's settle loop and remainingCapacity() read it from other
         // threads; a whole value, kept in program order before the load below
-        NEXT_VALUE.setOpaque(this, nextSequence);
+        soNextValue(nextSequence);
         // volatile load: the pairing with close() described above
         if (isClosed()) {
             return acceptedAfterClose(claimed, nextSequence);
@@ -179,7 +194,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
             return nextSequence;
         }
         // opaque: undo the claim; the fence is final, so nothing reads the claim as accepted
-        NEXT_VALUE.setOpaque(this, claimed);
+        soNextValue(claimed);
         throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closeReason()
                 + "); the last accepted sequence is " + fence);
     }
@@ -203,7 +218,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public long remainingCapacity() {
-        final long claimed = (long) NEXT_VALUE.getOpaque(this);
+        final long claimed = loNextValue();
         final long consumed = Sequences.minimum(gatingSequences, claimed);
         return bufferSize - (claimed - consumed);
     }
@@ -245,12 +260,12 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         // CLAIM_SETTLE_NANOS: a claim stored before the producer's load of the reason has left
         // the store buffer by then and is counted here; a producer whose load sees the reason
         // waits for this fence and keeps its claim only if the fence counts it (claim()).
-        long claimed = (long) NEXT_VALUE.getVolatile(this);
+        long claimed = lvNextValue();
         long stableSince = System.nanoTime();
         while (System.nanoTime() - stableSince < CLAIM_SETTLE_NANOS) {
             Thread.onSpinWait();
             // volatile load: re-read the claim until it stops moving
-            final long now = (long) NEXT_VALUE.getVolatile(this);
+            final long now = lvNextValue();
             if (now != claimed) {
                 claimed = now;
                 stableSince = System.nanoTime();

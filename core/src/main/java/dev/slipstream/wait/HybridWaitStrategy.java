@@ -244,7 +244,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
             }
             parked[parkedCount++] = self;
             // volatile store: announces the waiter before its re-check of the cursor (StoreLoad)
-            PARKED_WAITERS.setVolatile(this, (long) parkedCount);
+            svParkedWaiters(parkedCount);
         } finally {
             registryLock.unlock();
         }
@@ -261,7 +261,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 }
             }
             // release: a producer that still reads the old, higher count only pays a useless signal
-            PARKED_WAITERS.setRelease(this, (long) parkedCount);
+            srParkedWaiters(parkedCount);
         } finally {
             registryLock.unlock();
         }
@@ -276,7 +276,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
         // full fence (StoreLoad): the caller's publishing store is visible before the count is read
         VarHandle.fullFence();
         // volatile load: zero unless a consumer has registered to park
-        if ((long) PARKED_WAITERS.getVolatile(this) != 0L) {
+        if (lvParkedWaiters() != 0L) {
             unparkAll();
         }
     }
@@ -300,7 +300,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
      */
     public int parkedWaiters() {
         // volatile load: a monitoring read of the current count
-        return (int) (long) PARKED_WAITERS.getVolatile(this);
+        return (int) lvParkedWaiters();
     }
 
     /** Unparks issued so far by signals; 0 means no signal ever found a parked waiter. */
@@ -317,5 +317,20 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     public String toString() {
         return "HybridWaitStrategy[spinTries=" + spinTries + ", maxSpinNanos=" + maxSpinNanos
                 + ", yieldTries=" + yieldTries + ", upstreamParkNanos=" + upstreamParkNanos + "]";
+    }
+
+    /** Volatile load of the number of parked waiters. */
+    private long lvParkedWaiters() {
+        return (long) PARKED_WAITERS.getVolatile(this);
+    }
+
+    /** Volatile store of the number of parked waiters. */
+    private void svParkedWaiters(final int count) {
+        PARKED_WAITERS.setVolatile(this, (long) count);
+    }
+
+    /** Release store of the number of parked waiters. */
+    private void srParkedWaiters(final int count) {
+        PARKED_WAITERS.setRelease(this, (long) count);
     }
 }

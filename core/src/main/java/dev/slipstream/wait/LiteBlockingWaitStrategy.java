@@ -80,7 +80,7 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
                     // sees the producer's publish, or the producer, which publishes, fences and
                     // then reads the flag, sees it raised and signals; it signals under the lock,
                     // so not before await() below has released it
-                    SIGNAL_NEEDED.setVolatile(this, 1L);
+                    svSignalNeeded(1L);
                     // full fence: keeps the StoreLoad order even when the given cursor's
                     // getVolatile() is only an acquire load (a view over the sequencer)
                     VarHandle.fullFence();
@@ -104,7 +104,7 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
         VarHandle.fullFence();
         // volatile load first, so that with nobody asleep the flag's cache line is never written;
         // the getAndSet then lets exactly one of several racing producers take the lock
-        if ((long) SIGNAL_NEEDED.getVolatile(this) != 0L && (long) SIGNAL_NEEDED.getAndSet(this, 0L) != 0L) {
+        if (lvSignalNeeded() != 0L && xchgSignalNeeded(0L) != 0L) {
             lock.lock();
             try {
                 published.signalAll();
@@ -117,5 +117,20 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
     @Override
     public String toString() {
         return "LiteBlockingWaitStrategy";
+    }
+
+    /** Volatile load of the signal flag. */
+    private long lvSignalNeeded() {
+        return (long) SIGNAL_NEEDED.getVolatile(this);
+    }
+
+    /** Volatile store of the signal flag. */
+    private void svSignalNeeded(final long flag) {
+        SIGNAL_NEEDED.setVolatile(this, flag);
+    }
+
+    /** Volatile get-and-set of the signal flag. */
+    private long xchgSignalNeeded(final long flag) {
+        return (long) SIGNAL_NEEDED.getAndSet(this, flag);
     }
 }

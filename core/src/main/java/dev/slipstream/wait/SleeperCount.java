@@ -55,7 +55,7 @@ final class SleeperCount extends SleeperCountRhsPadding {
     void countIn() {
         // volatile store, then a full fence: the caller's following load of the cursor (or the
         // alert) stays after it even when that load is only an acquire (a view over the sequencer)
-        SLEEPERS.setVolatile(this, sleepers + 1L);
+        svSleepers(sleepers + 1L);
         VarHandle.fullFence();
     }
 
@@ -65,14 +65,14 @@ final class SleeperCount extends SleeperCountRhsPadding {
      */
     void countOut() {
         // volatile store: a producer that still reads the old count only signals once too often
-        SLEEPERS.setVolatile(this, sleepers - 1L);
+        svSleepers(sleepers - 1L);
     }
 
     /** Whether someone counted in since the last reset; call after the publishing store. */
     boolean anyAsleep() {
         // full fence (StoreLoad): the caller's publishing store is visible before the count is read
         VarHandle.fullFence();
-        return (long) SLEEPERS.getVolatile(this) != 0L;
+        return lvSleepers() != 0L;
     }
 
     /**
@@ -80,6 +80,16 @@ final class SleeperCount extends SleeperCountRhsPadding {
      * consumer) counts in again, publishes skip the lock.
      */
     void reset() {
-        SLEEPERS.setVolatile(this, 0L);
+        svSleepers(0L);
+    }
+
+    /** Volatile load of the sleeper count. */
+    private long lvSleepers() {
+        return (long) SLEEPERS.getVolatile(this);
+    }
+
+    /** Volatile store of the sleeper count. */
+    private void svSleepers(final long count) {
+        SLEEPERS.setVolatile(this, count);
     }
 }
