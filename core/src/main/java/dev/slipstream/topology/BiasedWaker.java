@@ -35,9 +35,9 @@ final class BiasedWaker {
      */
     static boolean wake(final PoolWorker<?> worker) {
         // volatile load first: the common case (awake) costs no CAS
-        if (worker.state == PARKED && PoolWorker.STATE.compareAndSet(worker, PARKED, AWAKE)) {
+        if (worker.state == PARKED && worker.casState(PARKED, AWAKE)) {
             // atomic: wakers of successive parks may overlap
-            PoolWorker.WAKE_UPS.getAndAdd(worker, 1L);
+            worker.faaWakeUps();
             LockSupport.unpark(worker.thread);
             return true;
         }
@@ -46,7 +46,7 @@ final class BiasedWaker {
 
     /** A parked worker that finds work after all takes itself back to awake. */
     static void cancelPark(final PoolWorker<?> worker) {
-        PoolWorker.STATE.compareAndSet(worker, PARKED, AWAKE);
+        worker.casState(PARKED, AWAKE);
     }
 
     boolean wake(final int index) {

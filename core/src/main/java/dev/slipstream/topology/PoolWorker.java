@@ -4,6 +4,7 @@ import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.ToLongFunction;
 import java.util.concurrent.locks.LockSupport;
 
 /** Padding before a worker's shared fields. */
@@ -55,12 +56,12 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     static final int RUNNING = 1;
     static final int DONE = 2;
 
-    static final VarHandle STATE;
-    static final VarHandle RUN_STATE;
-    static final VarHandle EVENTS;
-    static final VarHandle BATCHES;
-    static final VarHandle EXCEPTIONS;
-    static final VarHandle WAKE_UPS;
+    private static final VarHandle STATE;
+    private static final VarHandle RUN_STATE;
+    private static final VarHandle EVENTS;
+    private static final VarHandle BATCHES;
+    private static final VarHandle EXCEPTIONS;
+    private static final VarHandle WAKE_UPS;
 
     static {
         try {
@@ -116,7 +117,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
 
     @Override
     public final void run() {
-        if (!RUN_STATE.compareAndSet(this, IDLE, RUNNING)) {
+        if (!casRunState(IDLE, RUNNING)) {
             throw new IllegalStateException("worker " + index + " of pool '" + poolName
                     + "' was already started; a worker runs once");
         }
@@ -176,27 +177,74 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     /** Passes a handler's exception to the exception handler, which may throw to stop this worker. */
     final void handleEventException(final Throwable t, final long sequence, final E event) {
         // opaque: single writer; monitoring threads read whole values
-        EXCEPTIONS.setOpaque(this, exceptions + 1);
+        soExceptions(exceptions + 1);
         exceptionHandler.handleEventException(t, sequence, event);
     }
 
     /** Counts {@code n} handled events; with {@code batchDone}, one more batch. */
     final void countEvents(final long n, final boolean batchDone) {
         // opaque: single writer; monitoring threads read whole values
-        EVENTS.setOpaque(this, events + n);
+        soEvents(events + n);
         if (batchDone) {
-            BATCHES.setOpaque(this, batches + 1);
+            soBatches(batches + 1);
         }
     }
 
     /** The sum of one counter over a pool's workers. */
-    static long total(final PoolWorker<?>[] workers, final VarHandle counter) {
+    static long total(final PoolWorker<?>[] workers, final ToLongFunction<PoolWorker<?>> counter) {
         long sum = 0;
         for (final PoolWorker<?> worker : workers) {
-            // opaque: each counter has one writer; a whole value, no ordering needed
-            sum += (long) counter.getOpaque(worker);
+            sum += counter.applyAsLong(worker);
         }
         return sum;
+    }
+
+    // ------------------------------------------------------- shared fields, by access mode
+    // (prefixes as in dev.slipstream.sequence: lo opaque load, so opaque store, cas, faa)
+
+    /** Volatile CAS of the park state: wakers and the worker itself race on PARKED. */
+    boolean casState(final int expected, final int updated) {
+        return STATE.compareAndSet(this, expected, updated);
+    }
+
+    private boolean casRunState(final int expected, final int updated) {
+        return RUN_STATE.compareAndSet(this, expected, updated);
+    }
+
+    /** Volatile fetch-and-add of the wake-up count: wakers of successive parks may overlap. */
+    void faaWakeUps() {
+        WAKE_UPS.getAndAdd(this, 1L);
+    }
+
+    // The counters below have one writer each (this worker, or its wakers for wakeUps); other
+    // threads read them for monitoring: opaque, whole values, no ordering needed.
+
+    long loEvents() {
+        return (long) EVENTS.getOpaque(this);
+    }
+
+    long loBatches() {
+        return (long) BATCHES.getOpaque(this);
+    }
+
+    long loExceptions() {
+        return (long) EXCEPTIONS.getOpaque(this);
+    }
+
+    long loWakeUps() {
+        return (long) WAKE_UPS.getOpaque(this);
+    }
+
+    private void soEvents(final long value) {
+        EVENTS.setOpaque(this, value);
+    }
+
+    private void soBatches(final long value) {
+        BATCHES.setOpaque(this, value);
+    }
+
+    private void soExceptions(final long value) {
+        EXCEPTIONS.setOpaque(this, value);
     }
 
     private void notifyStart() {

@@ -70,7 +70,7 @@ final class QueueWorker<T> extends PoolWorker<T> {
                 continue;
             }
             // opaque: only a shutdown that finds this worker stuck reads it
-            HOLDING.setOpaque(this, (long) taken);
+            soHolding(taken);
             if (biased && taken == batchSize && !queue.isEmpty()) {
                 // overloaded: a full batch and more waiting
                 pool.wakeAfter(index);
@@ -87,13 +87,13 @@ final class QueueWorker<T> extends PoolWorker<T> {
                     } catch (RuntimeException | Error stop) {
                         // this item and the rest of the batch are out of the queue, unhandled
                         pool.abandon(taken - i);
-                        HOLDING.setOpaque(this, 0L);
+                        soHolding(0L);
                         countEvents(i, false);
                         throw stop;
                     }
                 }
                 count++;
-                HOLDING.setOpaque(this, (long) (taken - i - 1));
+                soHolding(taken - i - 1);
             }
             countEvents(taken, true);
         }
@@ -137,5 +137,10 @@ final class QueueWorker<T> extends PoolWorker<T> {
             return !queue.isEmpty() && !pool.isHalted();
         }
         return park();
+    }
+
+    /** Opaque store of how many taken elements this worker still holds (read for monitoring). */
+    private void soHolding(final long count) {
+        HOLDING.setOpaque(this, count);
     }
 }

@@ -148,7 +148,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @throws IllegalStateException if the pool was already started or shut down
      */
     public void start() {
-        if (!PHASE.compareAndSet(this, NEW, STARTED)) {
+        if (!casPhase(NEW, STARTED)) {
             throw new IllegalStateException("pool '" + name + "' was already "
                     + (phase == STARTED ? "started" : "shut down") + "; start() may be called once");
         }
@@ -376,7 +376,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long eventsProcessed() {
-        return PoolWorker.total(workers, PoolWorker.EVENTS);
+        return PoolWorker.total(workers, PoolWorker::loEvents);
     }
 
     /**
@@ -389,7 +389,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     public long eventsProcessed(final int index) {
         Objects.checkIndex(index, workers.length);
         // opaque: one writer; a whole value
-        return (long) PoolWorker.EVENTS.getOpaque(workers[index]);
+        return workers[index].loEvents();
     }
 
     /**
@@ -398,7 +398,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long batchesProcessed() {
-        return PoolWorker.total(workers, PoolWorker.BATCHES);
+        return PoolWorker.total(workers, PoolWorker::loBatches);
     }
 
     /**
@@ -407,7 +407,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long exceptionsHandled() {
-        return PoolWorker.total(workers, PoolWorker.EXCEPTIONS);
+        return PoolWorker.total(workers, PoolWorker::loExceptions);
     }
 
     /**
@@ -416,7 +416,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long wakeUps() {
-        return PoolWorker.total(workers, PoolWorker.WAKE_UPS);
+        return PoolWorker.total(workers, PoolWorker::loWakeUps);
     }
 
     @Override
@@ -592,5 +592,10 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /** Wakes worker {@code index + 1} if it is parked. */
     void wakeAfter(final int index) {
         waker.wakeAfter(index);
+    }
+
+    /** Volatile CAS of the pool's phase: the first start wins. */
+    private boolean casPhase(final int expected, final int updated) {
+        return PHASE.compareAndSet(this, expected, updated);
     }
 }

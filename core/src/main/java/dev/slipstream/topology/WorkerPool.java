@@ -259,7 +259,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long eventsProcessed() {
-        return PoolWorker.total(workers, PoolWorker.EVENTS);
+        return PoolWorker.total(workers, PoolWorker::loEvents);
     }
 
     /**
@@ -268,7 +268,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long batchesProcessed() {
-        return PoolWorker.total(workers, PoolWorker.BATCHES);
+        return PoolWorker.total(workers, PoolWorker::loBatches);
     }
 
     /**
@@ -277,7 +277,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long exceptionsHandled() {
-        return PoolWorker.total(workers, PoolWorker.EXCEPTIONS);
+        return PoolWorker.total(workers, PoolWorker::loExceptions);
     }
 
     /**
@@ -290,7 +290,7 @@ public final class WorkerPool<E> {
     public long eventsProcessed(final int index) {
         Objects.checkIndex(index, workers.length);
         // opaque: one writer; a whole value
-        return (long) PoolWorker.EVENTS.getOpaque(workers[index]);
+        return workers[index].loEvents();
     }
 
     /**
@@ -300,7 +300,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long wakeUps() {
-        return PoolWorker.total(workers, PoolWorker.WAKE_UPS);
+        return PoolWorker.total(workers, PoolWorker::loWakeUps);
     }
 
     /** The wake-up policy. @return the policy */
