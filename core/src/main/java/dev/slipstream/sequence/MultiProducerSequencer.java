@@ -78,7 +78,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         this.indexShift = Integer.numberOfTrailingZeros(bufferSize);
         for (int i = 0; i < bufferSize; i++) {
             // release: the -1 of every slot is visible to a consumer handed this sequencer
-            srAvailable(i, -1);
+            soAvailable(i, -1);
         }
     }
 
@@ -209,7 +209,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         // holds this claim's mark from next() until now. A sequence never claimed, already
         // published or more than a ring old does not carry it, so no load of the cursor's
         // contended line is needed on this path.
-        if (loAvailable(sequence) != claimMark(sequence)) {
+        if (lrAvailable(sequence) != claimMark(sequence)) {
             throw notPublishable(sequence, sequence, sequence);
         }
         setAvailable(sequence);
@@ -224,7 +224,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         checkAccepted(lo, hi);
         // every slot is checked before any is published: a refused range publishes nothing
         for (long sequence = lo; sequence <= hi; sequence++) {
-            if (loAvailable(sequence) != claimMark(sequence)) {
+            if (lrAvailable(sequence) != claimMark(sequence)) {
                 throw notPublishable(lo, hi, sequence);
             }
         }
@@ -263,7 +263,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             // sees no published lap and waits, as for any slot not yet published. The slot's
             // previous lap is consumed already (the claim confirmed the space), so nobody needs
             // the flag the mark replaces.
-            soAvailable(sequence, claimMark(sequence));
+            srAvailable(sequence, claimMark(sequence));
         }
     }
 
@@ -292,13 +292,13 @@ public final class MultiProducerSequencer extends AbstractSequencer {
 
     private void setAvailable(final long sequence) {
         // release: publishes the event fields written into the slot before this store
-        srAvailable(sequence, (int) (sequence >>> indexShift));
+        soAvailable(sequence, (int) (sequence >>> indexShift));
     }
 
     // ------------------------------------------------------------ the flags, by access mode
 
     /** Opaque load of {@code sequence}'s slot flag. */
-    private int loAvailable(final long sequence) {
+    private int lrAvailable(final long sequence) {
         return (int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask);
     }
 
@@ -308,12 +308,12 @@ public final class MultiProducerSequencer extends AbstractSequencer {
     }
 
     /** Opaque store into {@code sequence}'s slot flag. */
-    private void soAvailable(final long sequence, final int flag) {
+    private void srAvailable(final long sequence, final int flag) {
         AVAILABLE.setOpaque(availableBuffer, (int) sequence & indexMask, flag);
     }
 
     /** Release store into {@code sequence}'s slot flag. */
-    private void srAvailable(final long sequence, final int flag) {
+    private void soAvailable(final long sequence, final int flag) {
         AVAILABLE.setRelease(availableBuffer, (int) sequence & indexMask, flag);
     }
 

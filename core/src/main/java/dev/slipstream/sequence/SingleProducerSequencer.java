@@ -59,7 +59,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     }
 
     /** Opaque load of the highest claimed sequence. */
-    private long loNextValue() {
+    private long lrNextValue() {
         return (long) NEXT_VALUE.getOpaque(this);
     }
 
@@ -69,7 +69,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     }
 
     /** Opaque store of the highest claimed sequence. */
-    private void soNextValue(final long sequence) {
+    private void srNextValue(final long sequence) {
         NEXT_VALUE.setOpaque(this, sequence);
     }
 
@@ -156,7 +156,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     private long claim(final long claimed, final long nextSequence) {
         // opaque: the closing thread's settle loop and remainingCapacity() read it from other
         // threads; a whole value, kept in program order before the load below
-        soNextValue(nextSequence);
+        srNextValue(nextSequence);
         // volatile load: the pairing with close() described above
         if (isClosed()) {
             return acceptedAfterClose(claimed, nextSequence);
@@ -194,7 +194,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
             return nextSequence;
         }
         // opaque: undo the claim; the fence is final, so nothing reads the claim as accepted
-        soNextValue(claimed);
+        srNextValue(claimed);
         throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closeReason()
                 + "); the last accepted sequence is " + fence);
     }
@@ -218,7 +218,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public long remainingCapacity() {
-        final long claimed = loNextValue();
+        final long claimed = lrNextValue();
         final long consumed = Sequences.minimum(gatingSequences, claimed);
         return bufferSize - (claimed - consumed);
     }

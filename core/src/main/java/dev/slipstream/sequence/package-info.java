@@ -9,12 +9,12 @@
  * use a prefix and the field's name:
  * <table>
  *   <caption>Access-mode prefixes</caption>
- *   <tr><th>prefix</th><th>mode</th><th>prefix</th><th>mode</th></tr>
- *   <tr><td>{@code lo}</td><td>opaque load</td><td>{@code so}</td><td>opaque store</td></tr>
- *   <tr><td>{@code la}</td><td>acquire load</td><td>{@code sr}</td><td>release store</td></tr>
- *   <tr><td>{@code lv}</td><td>volatile load</td><td>{@code sv}</td><td>volatile store</td></tr>
- *   <tr><td>{@code cas}</td><td>volatile compare-and-set</td><td>{@code faa}</td><td>volatile fetch-and-add</td></tr>
- *   <tr><td>{@code xchg}</td><td>volatile get-and-set</td><td></td><td></td></tr>
+ *   <tr><th>load</th><th>store</th><th>mode</th></tr>
+ *   <tr><td>{@code lp}</td><td>{@code sp}</td><td>plain</td></tr>
+ *   <tr><td>{@code lr}</td><td>{@code sr}</td><td>relaxed: {@code getOpaque} / {@code setOpaque}</td></tr>
+ *   <tr><td>{@code la}</td><td>{@code so}</td><td>acquire load / ordered (release) store, {@code so} as in JCTools</td></tr>
+ *   <tr><td>{@code lv}</td><td>{@code sv}</td><td>volatile</td></tr>
+ *   <tr><td colspan="2">{@code cas}, {@code faa}, {@code xchg}</td><td>volatile compare-and-set, fetch-and-add, get-and-set</td></tr>
  * </table>
  * {@code dev.slipstream.wait} and the LPRQ classes of {@code dev.slipstream.queue} use the same
  * prefixes. A field declared {@code volatile} and read or written as such needs no accessor.

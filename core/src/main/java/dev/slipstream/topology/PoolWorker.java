@@ -177,16 +177,16 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     /** Passes a handler's exception to the exception handler, which may throw to stop this worker. */
     final void handleEventException(final Throwable t, final long sequence, final E event) {
         // opaque: single writer; monitoring threads read whole values
-        soExceptions(exceptions + 1);
+        srExceptions(exceptions + 1);
         exceptionHandler.handleEventException(t, sequence, event);
     }
 
     /** Counts {@code n} handled events; with {@code batchDone}, one more batch. */
     final void countEvents(final long n, final boolean batchDone) {
         // opaque: single writer; monitoring threads read whole values
-        soEvents(events + n);
+        srEvents(events + n);
         if (batchDone) {
-            soBatches(batches + 1);
+            srBatches(batches + 1);
         }
     }
 
@@ -200,7 +200,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     }
 
     // ------------------------------------------------------- shared fields, by access mode
-    // (prefixes as in dev.slipstream.sequence: lo opaque load, so opaque store, cas, faa)
+    // (prefixes as in dev.slipstream.sequence: lr/sr relaxed (opaque) load/store, cas, faa)
 
     /** Volatile CAS of the park state: wakers and the worker itself race on PARKED. */
     boolean casState(final int expected, final int updated) {
@@ -219,31 +219,31 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     // The counters below have one writer each (this worker, or its wakers for wakeUps); other
     // threads read them for monitoring: opaque, whole values, no ordering needed.
 
-    long loEvents() {
+    long lrEvents() {
         return (long) EVENTS.getOpaque(this);
     }
 
-    long loBatches() {
+    long lrBatches() {
         return (long) BATCHES.getOpaque(this);
     }
 
-    long loExceptions() {
+    long lrExceptions() {
         return (long) EXCEPTIONS.getOpaque(this);
     }
 
-    long loWakeUps() {
+    long lrWakeUps() {
         return (long) WAKE_UPS.getOpaque(this);
     }
 
-    private void soEvents(final long value) {
+    private void srEvents(final long value) {
         EVENTS.setOpaque(this, value);
     }
 
-    private void soBatches(final long value) {
+    private void srBatches(final long value) {
         BATCHES.setOpaque(this, value);
     }
 
-    private void soExceptions(final long value) {
+    private void srExceptions(final long value) {
         EXCEPTIONS.setOpaque(this, value);
     }
 

@@ -70,7 +70,7 @@ final class QueueWorker<T> extends PoolWorker<T> {
                 continue;
             }
             // opaque: only a shutdown that finds this worker stuck reads it
-            soHolding(taken);
+            srHolding(taken);
             if (biased && taken == batchSize && !queue.isEmpty()) {
                 // overloaded: a full batch and more waiting
                 pool.wakeAfter(index);
@@ -87,13 +87,13 @@ final class QueueWorker<T> extends PoolWorker<T> {
                     } catch (RuntimeException | Error stop) {
                         // this item and the rest of the batch are out of the queue, unhandled
                         pool.abandon(taken - i);
-                        soHolding(0L);
+                        srHolding(0L);
                         countEvents(i, false);
                         throw stop;
                     }
                 }
                 count++;
-                soHolding(taken - i - 1);
+                srHolding(taken - i - 1);
             }
             countEvents(taken, true);
         }
@@ -140,7 +140,7 @@ final class QueueWorker<T> extends PoolWorker<T> {
     }
 
     /** Opaque store of how many taken elements this worker still holds (read for monitoring). */
-    private void soHolding(final long count) {
+    private void srHolding(final long count) {
         HOLDING.setOpaque(this, count);
     }
 }

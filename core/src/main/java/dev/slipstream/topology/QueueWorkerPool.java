@@ -376,7 +376,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long eventsProcessed() {
-        return PoolWorker.total(workers, PoolWorker::loEvents);
+        return PoolWorker.total(workers, PoolWorker::lrEvents);
     }
 
     /**
@@ -389,7 +389,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     public long eventsProcessed(final int index) {
         Objects.checkIndex(index, workers.length);
         // opaque: one writer; a whole value
-        return workers[index].loEvents();
+        return workers[index].lrEvents();
     }
 
     /**
@@ -398,7 +398,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long batchesProcessed() {
-        return PoolWorker.total(workers, PoolWorker::loBatches);
+        return PoolWorker.total(workers, PoolWorker::lrBatches);
     }
 
     /**
@@ -407,7 +407,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long exceptionsHandled() {
-        return PoolWorker.total(workers, PoolWorker::loExceptions);
+        return PoolWorker.total(workers, PoolWorker::lrExceptions);
     }
 
     /**
@@ -416,7 +416,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @return the count
      */
     public long wakeUps() {
-        return PoolWorker.total(workers, PoolWorker::loWakeUps);
+        return PoolWorker.total(workers, PoolWorker::lrWakeUps);
     }
 
     @Override

@@ -259,7 +259,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long eventsProcessed() {
-        return PoolWorker.total(workers, PoolWorker::loEvents);
+        return PoolWorker.total(workers, PoolWorker::lrEvents);
     }
 
     /**
@@ -268,7 +268,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long batchesProcessed() {
-        return PoolWorker.total(workers, PoolWorker::loBatches);
+        return PoolWorker.total(workers, PoolWorker::lrBatches);
     }
 
     /**
@@ -277,7 +277,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long exceptionsHandled() {
-        return PoolWorker.total(workers, PoolWorker::loExceptions);
+        return PoolWorker.total(workers, PoolWorker::lrExceptions);
     }
 
     /**
@@ -290,7 +290,7 @@ public final class WorkerPool<E> {
     public long eventsProcessed(final int index) {
         Objects.checkIndex(index, workers.length);
         // opaque: one writer; a whole value
-        return workers[index].loEvents();
+        return workers[index].lrEvents();
     }
 
     /**
@@ -300,7 +300,7 @@ public final class WorkerPool<E> {
      * @return the count
      */
     public long wakeUps() {
-        return PoolWorker.total(workers, PoolWorker::loWakeUps);
+        return PoolWorker.total(workers, PoolWorker::lrWakeUps);
     }
 
     /** The wake-up policy. @return the policy */

@@ -261,7 +261,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 }
             }
             // release: a producer that still reads the old, higher count only pays a useless signal
-            srParkedWaiters(parkedCount);
+            soParkedWaiters(parkedCount);
         } finally {
             registryLock.unlock();
         }
@@ -330,7 +330,7 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     }
 
     /** Release store of the number of parked waiters. */
-    private void srParkedWaiters(final int count) {
+    private void soParkedWaiters(final int count) {
         PARKED_WAITERS.setRelease(this, (long) count);
     }
 }

@@ -3,7 +3,7 @@
  *
  * <p>Memory ordering is visible at the call: shared fields are read and written through private
  * accessors whose prefix names the access mode ({@code lv} volatile load, {@code sv} volatile
- * store, {@code sr} release store, {@code xchg} volatile get-and-set; the full table is in
+ * store, {@code so} ordered (release) store, {@code xchg} volatile get-and-set; the full table is in
  * {@link dev.slipstream.sequence}), with a comment at the call saying why that mode.
  */
 package dev.slipstream.wait;

@@ -285,7 +285,7 @@ class DocsConsistencyTest {
     /** What a constructor's code must (or, for a plain store, must not) contain for each ordered store. */
     private static final Map<String, Pattern> STORE_MARKERS = Map.of(
             "release", Pattern.compile("\\.setRelease\\(|\\.lazySet\\(|\\bso[A-Z]\\w*\\("),
-            "opaque", Pattern.compile("\\.setOpaque\\("),
+            "opaque", Pattern.compile("\\.setOpaque\\(|\\bsr[A-Z]\\w*\\("),
             "volatile", Pattern.compile("\\.setVolatile\\(|\\bsv[A-Z]\\w*\\("));
 
     /**
