@@ -22,7 +22,7 @@ package dev.slipstream.cluster;
  *             if (!event.isTimer()) {
  *                 timers.schedule(event.payload().id, event.timestamp() + 50);  // expires in 50 ms
  *             }
- *         }, (timerId, timestamp, order) -> order.expire(timerId))
+ *         }, (timerId, timestamp, order) -> order.expiry(timerId))
  *         .pipeline(wiring)
  *         .build();
  * }</pre>
