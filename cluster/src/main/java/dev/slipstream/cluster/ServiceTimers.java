@@ -2,6 +2,7 @@ package dev.slipstream.cluster;
 
 import io.aeron.cluster.service.Cluster;
 import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -27,11 +28,19 @@ final class ServiceTimers implements TimerScheduler {
         this.idle = cluster.idleStrategy();
     }
 
-    /** Runs {@code policy} for {@code event}; the scheduler is valid for the call only. */
+    /**
+     * Runs {@code policy} for {@code event}; the scheduler is valid for the call only.
+     *
+     * @throws AgentTerminationException if the policy throws: the member stops, as it does when a
+     *         stage throws, rather than go on without the timers the policy did not schedule
+     */
     <T> void apply(final TimerPolicy<T> policy, final ClusterCommand<T> event) {
         inPolicy = true;
         try {
             policy.onEvent(event, this);
+        } catch (final RuntimeException e) {
+            throw new AgentTerminationException("timer policy of cluster member " + cluster.memberId()
+                    + " failed on " + event + "; the member stops: " + e.getMessage(), e);
         } finally {
             inPolicy = false;
         }

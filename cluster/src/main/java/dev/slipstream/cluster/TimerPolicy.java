@@ -14,6 +14,8 @@ package dev.slipstream.cluster;
  * timer swallowed as already fired. Pending timers are part of the cluster's own snapshot, so a
  * policy that keeps no state needs nothing in it; what a stage needs to know about its timers
  * belongs in its {@link StageState}. It must only read the event: the stages have not seen it yet.
+ * A policy that throws (a negative timer id, say) stops the member, as a stage that throws does;
+ * the event has reached the ring by then.
  *
  * <pre>{@code
  * PipelineClusteredService<Order> service = PipelineClusteredService.builder(Order::new)

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -83,12 +84,16 @@ class StageTimerRulesTest {
     @Test
     void aNegativeTimerIdIsRefused() {
         final TimerPolicy<Amount> negative = (event, timers) -> timers.schedule(-5, event.timestamp());
-        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        // the policy's exception stops the member, as a stage's does
+        final AgentTerminationException stop = assertThrows(AgentTerminationException.class,
                 () -> feed(negative, new ConcurrentLinkedQueue<>(), false, false));
+        assertTrue(stop.getMessage().contains("timer policy of cluster member 0 failed"), stop.getMessage());
+        final Throwable e = stop.getCause();
+        assertTrue(e instanceof IllegalArgumentException, String.valueOf(e));
         assertTrue(e.getMessage().contains("timer -5") && e.getMessage().contains("must be 0 or more"), e.getMessage());
         final TimerPolicy<Amount> negativeCancel = (event, timers) -> timers.cancel(-1);
-        assertThrows(IllegalArgumentException.class, () -> feed(negativeCancel, new ConcurrentLinkedQueue<>(), false,
-                false));
+        assertTrue(assertThrows(AgentTerminationException.class, () -> feed(negativeCancel,
+                new ConcurrentLinkedQueue<>(), false, false)).getCause() instanceof IllegalArgumentException);
     }
 
     @Test
