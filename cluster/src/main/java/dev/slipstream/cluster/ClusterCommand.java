@@ -4,7 +4,11 @@ import java.util.Objects;
 
 /**
  * One slot of a clustered pipeline's ring: a committed command with the log's facts about it
- * (position, cluster time, session, client and correlation id) and the user's decoded payload.
+ * (position, cluster time, session, client and correlation id) and the user's decoded payload,
+ * or a timer event (see {@link TimerPolicy}): a timer whose deadline passed, at its place in the
+ * log, with its {@link #timerId()} and the payload its {@link TimerPayload} filled. A timer
+ * event has no client: its session, client and correlation ids are {@link #NONE}, and it cannot
+ * be answered.
  *
  * <p>Stages read the cluster time from {@link #timestamp()}, never from a clock of their own:
  * every member sees the same timestamp for the same command, so their stages compute the same
@@ -16,12 +20,22 @@ import java.util.Objects;
  *     book.apply(order, command.timestamp());            // cluster time, the same on every member
  *     outbox.reply(command, Order::writeAck, order);
  * };
+ * EventHandler<ClusterCommand<Order>> expiry = (event, sequence, endOfBatch) -> {
+ *     if (event.isTimer()) {
+ *         book.expire(event.timerId(), event.timestamp());  // the timer's cluster time
+ *     }
+ * };
  * }</pre>
  *
  * @param <T> the payload type, one preallocated instance per slot
  */
 public final class ClusterCommand<T> {
+    /** The session, client and correlation id of a timer event, which has no client. */
+    public static final long NONE = -1;
+
     private final T payload;
+    private boolean timer;
+    private long timerId;
     private long logPosition;
     private long timestamp;
     private long clusterSessionId;
@@ -43,33 +57,61 @@ public final class ClusterCommand<T> {
         return payload;
     }
 
-    /** @return the log position just after this command's message */
+    /** @return true for a timer event, false for a client's command */
+    public boolean isTimer() {
+        return timer;
+    }
+
+    /**
+     * @return the id the timer was scheduled under (0 or more)
+     * @throws IllegalStateException if this is a command, not a timer event
+     */
+    public long timerId() {
+        if (!timer) {
+            throw new IllegalStateException("timerId() of a command (client " + clientId + ", correlation id "
+                    + correlationId + "): only a timer event has one; check isTimer() first");
+        }
+        return timerId;
+    }
+
+    /**
+     * @return the log position just after this command's message; for a timer event, the log
+     *         position the cluster had reached when the timer fired
+     */
     public long logPosition() {
         return logPosition;
     }
 
-    /** @return the cluster time of the command, in the cluster's time unit */
+    /**
+     * @return the cluster time of the command, or of the timer event (at or after its
+     *         deadline), in the cluster's time unit
+     */
     public long timestamp() {
         return timestamp;
     }
 
-    /** @return the cluster session the command came in on, where its reply goes */
+    /** @return the cluster session the command came in on, where its reply goes; {@link #NONE} for a timer */
     public long clusterSessionId() {
         return clusterSessionId;
     }
 
-    /** @return the sending client's id (chosen by the client, the same across its sessions) */
+    /**
+     * @return the sending client's id (chosen by the client, 0 or more, the same across its
+     *         sessions); {@link #NONE} for a timer event
+     */
     public long clientId() {
         return clientId;
     }
 
-    /** @return the client's correlation id of this command */
+    /** @return the client's correlation id of this command; {@link #NONE} for a timer event */
     public long correlationId() {
         return correlationId;
     }
 
     void set(final long logPosition, final long timestamp, final long clusterSessionId, final long clientId,
             final long correlationId) {
+        this.timer = false;
+        this.timerId = NONE;
         this.logPosition = logPosition;
         this.timestamp = timestamp;
         this.clusterSessionId = clusterSessionId;
@@ -77,8 +119,22 @@ public final class ClusterCommand<T> {
         this.correlationId = correlationId;
     }
 
+    void setTimer(final long logPosition, final long timestamp, final long timerId) {
+        this.timer = true;
+        this.timerId = timerId;
+        this.logPosition = logPosition;
+        this.timestamp = timestamp;
+        this.clusterSessionId = NONE;
+        this.clientId = NONE;
+        this.correlationId = NONE;
+    }
+
     @Override
     public String toString() {
+        if (timer) {
+            return "ClusterCommand{timer=" + timerId + ", position=" + logPosition + ", timestamp=" + timestamp
+                    + ", payload=" + payload + '}';
+        }
         return "ClusterCommand{position=" + logPosition + ", timestamp=" + timestamp + ", session="
                 + clusterSessionId + ", client=" + clientId + ", correlation=" + correlationId + ", payload="
                 + payload + '}';

@@ -44,9 +44,16 @@ import org.agrona.concurrent.IdleStrategy;
  *       service keeps a cluster timer ticking (1 ms after the command, then at growing
  *       intervals up to 100 ms, for 10 s) and offers the replies on its events. When it schedules
  *       that timer depends on the log alone, never on the pipeline's progress, so every member
- *       schedules the same timers as the leader (Aeron Cluster matches them by id). Timers never
- *       reach the stages, so members whose pipelines run at different speeds still reach the
+ *       schedules the same timers as the leader (Aeron Cluster matches them by id). That timer never
+ *       reaches the stages, so members whose pipelines run at different speeds still reach the
  *       same state.</li>
+ *   <li><b>Stage timers.</b> A {@link TimerPolicy} set with {@link Builder#timers} runs on the
+ *       service thread for every event before it enters the ring and may schedule and cancel
+ *       timers with ids from 0 up through the cluster's timer API: a function of the log, like
+ *       the reply timer. A timer's event is published into the ring like a command, its payload
+ *       filled by the {@link TimerPayload}, so the stages see it at its place in the log; it is
+ *       not answered and dedup does not apply to it. Pending timers are in the cluster's own
+ *       snapshot and fire after a restart.</li>
  *   <li><b>At most once.</b> A command is identified by its client id and correlation id
  *       ({@link CommandWireFormat}); one seen before is answered with
  *       {@link CommandWireFormat#STATUS_DUPLICATE} and not published. The table of applied
@@ -71,6 +78,17 @@ import org.agrona.concurrent.IdleStrategy;
  *         })
  *         .build();
  * ClusterMember member = ClusterMember.start(config, service);
+ *
+ * // orders that expire: a timer per order, its event handled by the book like a command
+ * PipelineClusteredService<Order> expiring = PipelineClusteredService.builder(Order::new)
+ *         .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
+ *         .timers((event, timers) -> {
+ *             if (!event.isTimer()) {
+ *                 timers.schedule(event.payload().id, event.timestamp() + event.payload().timeToLive);
+ *             }
+ *         }, (timerId, timestamp, order) -> order.expiry(timerId))
+ *         .pipeline(wiring)
+ *         .build();
  * }</pre>
  *
  * @param <T> the payload type of the ring's slots
@@ -88,7 +106,10 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private final int replyCapacity;
     private final int maxReplyLength;
     private final int snapshotChunkLength;
+    private final TimerPolicy<T> timerPolicy;
+    private final TimerPayload<T> timerPayload;
     private final EventTranslator<ClusterCommand<T>> translator = this::translate;
+    private final EventTranslator<ClusterCommand<T>> timerTranslator = this::translateTimer;
     private final ReplyOutbox.ReplyTarget replyTarget = this::offerReply;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
     /** Replaced by tests that seed a bug; the real one waits for the pipeline at the log position. */
@@ -117,6 +138,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private RingBuffer<ClusterCommand<T>> ring;
     private ReplyOutbox outbox;
     private StageStates states;
+    /** Null unless a timer policy is set. */
+    private ServiceTimers timers;
 
     // the command being published; read by the translator on the service thread
     private DirectBuffer inBuffer;
@@ -127,6 +150,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private long inSessionId;
     private long inClientId;
     private long inCorrelationId;
+    private long inTimerId;
 
     private PipelineClusteredService(final Builder<T> builder) {
         this.payloadFactory = builder.payloadFactory;
@@ -137,6 +161,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.replyCapacity = builder.replyCapacity;
         this.maxReplyLength = builder.maxReplyLength;
         this.snapshotChunkLength = builder.snapshotChunkLength;
+        this.timerPolicy = builder.timerPolicy;
+        this.timerPayload = builder.timerPayload;
         this.dedup = new DedupTable();
     }
 
@@ -178,6 +204,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.idle = cluster.idleStrategy();
         this.outbox = new ReplyOutbox(replyCapacity, maxReplyLength);
         outbox.bindServiceThread(Thread.currentThread());
+        this.timers = timerPolicy == null ? null : new ServiceTimers(cluster, Thread.currentThread());
         this.states = new StageStates();
         final Slipstream<ClusterCommand<T>> built = Slipstream.<ClusterCommand<T>>builder(
                 () -> new ClusterCommand<>(payloadFactory.get()))
@@ -230,7 +257,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             inSessionId = session.id();
             inClientId = clientId;
             inCorrelationId = correlationId;
-            publish();
+            publish(translator);
             inBuffer = null;
         } else if (verdict == DedupTable.DUPLICATE) {
             outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_DUPLICATE, null);
@@ -249,6 +276,13 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             replyTimerDeadline = NOT_ARMED;
             deliverReplies();
             rearmReplyTimer(timestamp);
+        } else if (correlationId >= 0 && timerPolicy != null) {
+            // a stage timer: into the ring at its place in the log, like a command
+            inPosition = cluster.logPosition();
+            inTimestamp = timestamp;
+            inTimerId = correlationId;
+            publish(timerTranslator);
+            deliverReplies();
         }
     }
 
@@ -296,12 +330,12 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     // ============================================================================ the work
 
-    private void publish() {
-        if (ring.tryPublishEvent(translator)) {
+    private void publish(final EventTranslator<ClusterCommand<T>> eventTranslator) {
+        if (ring.tryPublishEvent(eventTranslator)) {
             return;
         }
         idle.reset();
-        while (!ring.tryPublishEvent(translator)) {
+        while (!ring.tryPublishEvent(eventTranslator)) {
             checkPipeline();
             // the stages may be waiting for reply buffers: keep sending while the ring is full
             if (deliverReplies() == 0) {
@@ -313,6 +347,16 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private void translate(final ClusterCommand<T> slot, final long sequence) {
         slot.set(inPosition, inTimestamp, inSessionId, inClientId, inCorrelationId);
         decoder.decode(inBuffer, inOffset, inLength, slot.payload());
+        if (timerPolicy != null) {
+            // the slot is claimed but not yet published: no stage reads it while the policy does
+            timers.apply(timerPolicy, slot);
+        }
+    }
+
+    private void translateTimer(final ClusterCommand<T> slot, final long sequence) {
+        slot.setTimer(inPosition, inTimestamp, inTimerId);
+        timerPayload.fill(inTimerId, inTimestamp, slot.payload());
+        timers.apply(timerPolicy, slot);
     }
 
     /**
@@ -457,6 +501,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         private int replyCapacity = 1024;
         private int maxReplyLength = 1024;
         private int snapshotChunkLength = 16 * 1024;
+        private TimerPolicy<T> timerPolicy;
+        private TimerPayload<T> timerPayload;
 
         private Builder(final Supplier<T> payloadFactory) {
             this.payloadFactory = payloadFactory;
@@ -545,6 +591,33 @@ public final class PipelineClusteredService<T> implements ClusteredService {
                 throw new IllegalArgumentException("snapshot chunk length must be positive, was " + length);
             }
             this.snapshotChunkLength = length;
+            return this;
+        }
+
+        /**
+         * Gives the stages timers (default: none). {@code policy} runs on the service thread for
+         * every event before the stages see it (each applied command after it is decoded, each
+         * timer event after {@code payload} has filled it) and schedules or cancels timers with
+         * ids from 0 up; each timer's event enters the ring in log order, with
+         * {@link ClusterCommand#isTimer()} true. See {@link TimerPolicy} for what it may read.
+         *
+         * <pre>{@code
+         * builder.timers((event, timers) -> {
+         *     if (!event.isTimer()) {
+         *         timers.schedule(event.payload().id, event.timestamp() + 50);
+         *     }
+         * }, (timerId, timestamp, order) -> order.expiry(timerId));
+         * }</pre>
+         *
+         * @param policy schedules and cancels timers, a function of each event
+         * @param payload fills a timer event's payload
+         * @return this builder
+         * @throws NullPointerException if either is null
+         */
+        public Builder<T> timers(final TimerPolicy<T> policy, final TimerPayload<T> payload) {
+            this.timerPolicy = Objects.requireNonNull(policy, "timer policy must not be null");
+            this.timerPayload = Objects.requireNonNull(payload,
+                    "timer payload must not be null: a timer event's slot must be filled from the timer alone");
             return this;
         }
 

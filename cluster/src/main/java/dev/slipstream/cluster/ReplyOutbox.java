@@ -96,11 +96,15 @@ public final class ReplyOutbox {
      * @param writer writes the payload
      * @param arg passed to {@code writer}
      * @param <A> the argument's type
-     * @throws IllegalArgumentException if the writer wrote a negative length or more than
-     *         {@link #maxPayloadLength()}
+     * @throws IllegalArgumentException if {@code command} is a timer event (it has no client to
+     *         answer), or the writer wrote a negative length or more than {@link #maxPayloadLength()}
      * @throws IllegalStateException if the thread is interrupted while waiting for a buffer
      */
     public <A> void reply(final ClusterCommand<?> command, final ReplyWriter<A> writer, final A arg) {
+        if (command.isTimer()) {
+            throw new IllegalArgumentException("reply to timer event " + command.timerId()
+                    + ": a timer event has no client session to answer; reply only to commands (isTimer() false)");
+        }
         final Reply reply = takeFree();
         final int length = writer.write(reply.buffer, CommandWireFormat.REPLY_HEADER_LENGTH, arg);
         if (length < 0 || length > maxPayloadLength) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.logbuffer.Header;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,13 +65,13 @@ class ReplyTimerTest {
                 }).build();
         final List<String> scheduled = new ArrayList<>();
         final long[] now = {0};
-        final ClientSession session = proxy(ClientSession.class, (method, args) -> switch (method) {
+        final ClientSession session = Stubs.proxy(ClientSession.class, (method, args) -> switch (method) {
             case "id" -> 1L;
             case "isClosing" -> false;
             case "offer" -> 1L;
             default -> null;
         });
-        final Cluster cluster = proxy(Cluster.class, (method, args) -> switch (method) {
+        final Cluster cluster = Stubs.proxy(Cluster.class, (method, args) -> switch (method) {
             case "idleStrategy" -> new SleepingMillisIdleStrategy(1);
             case "timeUnit" -> TimeUnit.MILLISECONDS;
             case "time" -> now[0];
@@ -113,22 +112,5 @@ class ReplyTimerTest {
             service.onTerminate(cluster);
         }
         return scheduled;
-    }
-
-    /** A stub of an interface whose methods answer by name. */
-    @SuppressWarnings("unchecked")
-    private static <I> I proxy(final Class<I> type, final Answer answer) {
-        return (I) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                (self, method, args) -> switch (method.getName()) {
-                    case "toString" -> "stub " + type.getSimpleName();
-                    case "hashCode" -> System.identityHashCode(self);
-                    case "equals" -> self == args[0];
-                    default -> answer.answer(method.getName(), args);
-                });
-    }
-
-    @FunctionalInterface
-    private interface Answer {
-        Object answer(String method, Object[] args);
     }
 }

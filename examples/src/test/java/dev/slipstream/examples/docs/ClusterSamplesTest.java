@@ -18,9 +18,12 @@ import io.aeron.driver.ThreadingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -35,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * first sample runs in a one-member cluster on loopback started by the second, and the client of
  * the third sends it an order, then stops the member with the shutdown barrier's signal. In
  * production the member list names three machines; one member is its own majority, so the same
- * code runs here without an election between members.
+ * code runs here without an election between members. The stage timer samples run in a member
+ * of their own: an order is answered, then its timer's event takes it off the resting orders.
  */
 class ClusterSamplesTest {
     /** Five UDP ports from here on localhost (ingress, consensus, log, catch-up, archive control). */
@@ -88,6 +92,112 @@ class ClusterSamplesTest {
             lastOrderId = buffer.getLong(offset + 16);
             applied = orders;
         }
+    }
+
+    /** Every resting-orders stage the timer sample's wiring made: one per service start. */
+    private final List<RestingOrders> restingStages = new CopyOnWriteArrayList<>();
+
+    /** The timer sample's stage: the resting orders, each removed by its timer's event. */
+    final class RestingOrders implements EventHandler<ClusterCommand<Order>>, StageState {
+        /** Order id to quantity; sorted, so every member writes the same snapshot; the test reads it too. */
+        private final Map<Long, Long> resting = new ConcurrentSkipListMap<>();
+
+        RestingOrders() {
+            restingStages.add(this);
+        }
+
+        @Override
+        public void onEvent(ClusterCommand<Order> event, long sequence, boolean endOfBatch) {
+            if (event.isTimer()) {
+                resting.remove(event.timerId());                            // expired, at event.timestamp()
+            } else {
+                resting.put(event.payload().id, event.payload().quantity);
+            }
+        }
+
+        @Override
+        public int writeSnapshot(final MutableDirectBuffer buffer, final int offset) {
+            int at = offset;
+            buffer.putInt(at, resting.size());
+            at += Integer.BYTES;
+            for (final Map.Entry<Long, Long> order : resting.entrySet()) {
+                buffer.putLong(at, order.getKey());
+                buffer.putLong(at + Long.BYTES, order.getValue());
+                at += 2 * Long.BYTES;
+            }
+            return at - offset;
+        }
+
+        @Override
+        public void loadSnapshot(final DirectBuffer buffer, final int offset, final int length) {
+            resting.clear();
+            final int n = buffer.getInt(offset);
+            for (int i = 0; i < n; i++) {
+                final int at = offset + Integer.BYTES + i * 2 * Long.BYTES;
+                resting.put(buffer.getLong(at), buffer.getLong(at + Long.BYTES));
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void anOrderIsAnsweredThenItsTimersEventExpiresIt() {
+        PipelineClusteredService<Order> expiring = PipelineClusteredService.builder(Order::new)
+                .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
+                .timers((event, timers) -> {                                  // service thread, every event
+                    if (!event.isTimer()) {
+                        long timeToLive = timers.timeUnit().convert(50, TimeUnit.MILLISECONDS);
+                        timers.schedule(event.payload().id, event.timestamp() + timeToLive);
+                    }
+                }, (timerId, timestamp, order) -> order.set(timerId, 0, 0))   // a timer event's payload
+                .pipeline((pipeline, outbox, states) -> {
+                    RestingOrders resting = new RestingOrders();
+                    states.register("resting", resting);
+                    pipeline.handleEventsWith(StageSpec.of("book", resting))
+                            .then(StageSpec.of("reply", (event, sequence, endOfBatch) -> {
+                                if (!event.isTimer()) {                       // a timer event has no client
+                                    outbox.reply(event, OrderBook::writeAck, event.payload());
+                                }
+                            }));
+                })
+                .build();
+
+        final MemberConfig config = MemberConfig.of(0, List.of("localhost:" + (BASE_PORT + 10)),
+                tmp.resolve("expiring"));
+        final List<Long> acks = new CopyOnWriteArrayList<>();
+        try (ClusterMember member = ClusterMember.start(config, expiring);
+                MediaDriver clientDriver = MediaDriver.launch(new MediaDriver.Context()
+                        .aeronDirectoryName(tmp.resolve("expiring-client").toAbsolutePath().toString())
+                        .threadingMode(ThreadingMode.SHARED)
+                        .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
+                        .termBufferSparseFile(true)
+                        .dirDeleteOnStart(true)
+                        .dirDeleteOnShutdown(true));
+                ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                        .aeronDirectoryName(clientDriver.aeronDirectoryName())
+                        .ingressEndpoints(config.clusterMembers().ingressEndpoints())
+                        .clientId(8)
+                        .replyListener((correlationId, status, buffer, offset, length) ->
+                                acks.add(buffer.getLong(offset))))) {
+            final Order sent = new Order();
+            sent.set(42, 10_100, 500);
+            final UnsafeBuffer order = new UnsafeBuffer(new byte[64]);
+            final int orderLength = sent.encode(order, 0);
+            while (client.trySend(order, 0, orderLength) < 0) {
+                client.poll();
+            }
+            while (client.inFlight() > 0) {
+                client.poll();
+            }
+            // the reply stage runs after the book: the order was resting when it was answered
+            assertEquals(List.of(42L), acks, "the order's ack");
+            final RestingOrders stage = restingStages.get(0);
+            while (!stage.resting.isEmpty()) {
+                client.poll();                                                // the timer is 50 ms away
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+        assertEquals(1, restingStages.size(), "resting-orders stages made: one service start");
     }
 
     @Test
