@@ -7,6 +7,7 @@ import io.aeron.archive.client.AeronArchive;
 import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ClusteredMediaDriver;
 import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.PriorityHeapTimerServiceSupplier;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.cluster.service.ClusterMarkFile;
 import io.aeron.cluster.service.ClusteredService;
@@ -43,7 +44,8 @@ import org.agrona.concurrent.NoOpLock;
  *
  * <p>Every agent runs with a backing-off idle strategy (spin, yield, then park up to 1 ms), so
  * several members share a few cores without starving each other; the media driver and the
- * archive each run their agents on one shared thread. Before launching anything the member
+ * archive each run their agents on one shared thread. The consensus module keeps cluster timers
+ * as {@link MemberConfig#timerService()} says. Before launching anything the member
  * takes {@code baseDir/member.lock} and checks that its five UDP ports are free, so a second
  * member on the same directory or a taken port fails with a {@link ClusterStartException} that
  * names it. Holding the lock, it sets aside Aeron mark files a killed member left behind
@@ -173,7 +175,11 @@ public final class ClusterMember implements AutoCloseable {
                     .idleStrategySupplier(idle)
                     .leaderHeartbeatTimeoutNs(config.leaderHeartbeatTimeout().toNanos())
                     .sessionTimeoutNs(config.sessionTimeout().toNanos())
+                    .wheelTickResolutionNs(config.timerWheelTick().toNanos())
                     .errorHandler(errors);
+            if (config.timerService() == MemberConfig.TimerService.PRIORITY_HEAP) {
+                consensusContext.timerServiceSupplier(new PriorityHeapTimerServiceSupplier());
+            }
             if (authenticator != null) {
                 consensusContext.authenticatorSupplier(authenticator);
             }
@@ -254,6 +260,11 @@ public final class ClusterMember implements AutoCloseable {
      */
     public boolean requestSnapshot() {
         return ClusterControl.ToggleState.SNAPSHOT.toggle(driver.consensusModule().context().controlToggleCounter());
+    }
+
+    /** @return the consensus module's context, as it concluded (for tests) */
+    ConsensusModule.Context consensusModuleContext() {
+        return driver.consensusModule().context();
     }
 
     /** @return how many snapshots this member has taken since it started */
