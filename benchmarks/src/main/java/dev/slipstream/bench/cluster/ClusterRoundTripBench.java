@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -24,8 +25,8 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * What a clustered pipeline's round trip costs against Aeron Cluster's own: one cluster member
- * and one client in this JVM, the client sending paced commands and timing each answer from the
+ * What a clustered pipeline's round trip costs against Aeron Cluster's own: a cluster (one member
+ * by default) and one client in this JVM, the client sending paced commands and timing each answer from the
  * command's <em>intended</em> send time (so a stall delays the commands behind it in the figures
  * too: coordinated omission avoided by construction).
  *
@@ -48,7 +49,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code --timers wheel|heap} and {@code --tick-ms} (the consensus module's timer service and
  * wheel tick, default Aeron's: a wheel of 8 ms), {@code --client-idle yield|spin|backoff} (how
  * the client waits for the next send, default yield), {@code --port} (the member's base port,
- * default 22300). The member's agents back off (spin, yield, park up to 1 ms), as
+ * default 22300; member i uses base port + 10 i), {@code --members} (default 1; 3 runs three members in this
+ * JVM, with their own directories and ports, each command committed by a majority of them).
+ * The members' agents back off (spin, yield, park up to 1 ms), as
  * {@link ClusterMember} sets them. Prints {@code RESULT impl=.. rate=.. figure=F value=V ...}
  * for F in p50, p90, p99, p999, max (microseconds) and achieved (answers per second).
  *
@@ -77,19 +80,24 @@ public final class ClusterRoundTripBench {
     public static void main(final String[] args) throws Exception {
         final Options o = Options.parse(args);
         final Path dir = Files.createTempDirectory("slipstream-cluster-bench");
-        final ClusteredService service = o.impl.equals("echo") ? new EchoService()
-                : PipelineServices.service(o.stages, o.ringWait);
-        MemberConfig config = new MemberConfig(0, List.of("localhost:" + o.port), dir.resolve("member-0"),
-                Duration.ofSeconds(10), Duration.ofSeconds(60));
-        config = o.timers.equals("heap") ? config.withPriorityHeapTimers()
-                : config.withTimerWheelTick(Duration.ofMillis(o.tickMs));
+        final List<String> memberList = new ArrayList<>();
+        for (int i = 0; i < o.members; i++) {
+            memberList.add("localhost:" + (o.port + 10 * i));
+        }
         final Answers answers = new Answers(o.total());
-        ClusterMember member = null;
+        final ClusterMember[] members = new ClusterMember[o.members];
         MediaDriver clientDriver = null;
         Sender sender = null;
         final long start;
         try {
-            member = ClusterMember.start(config, service);
+            for (int i = 0; i < o.members; i++) {
+                final ClusteredService service = o.impl.equals("echo") ? new EchoService()
+                        : PipelineServices.service(o.stages, o.ringWait);
+                final MemberConfig config = new MemberConfig(i, memberList, dir.resolve("member-" + i),
+                        Duration.ofSeconds(10), Duration.ofSeconds(60));
+                members[i] = ClusterMember.start(o.timers.equals("heap") ? config.withPriorityHeapTimers()
+                        : config.withTimerWheelTick(Duration.ofMillis(o.tickMs)), service);
+            }
             clientDriver = MediaDriver.launch(new MediaDriver.Context()
                     .aeronDirectoryName(dir.resolve("client-driver").toString())
                     .threadingMode(ThreadingMode.SHARED)
@@ -97,12 +105,14 @@ public final class ClusterRoundTripBench {
                     .termBufferSparseFile(true)
                     .dirDeleteOnStart(true)
                     .dirDeleteOnShutdown(true));
-            final String endpoints = config.clusterMembers().ingressEndpoints();
+            final String endpoints = members[0].config().clusterMembers().ingressEndpoints();
             sender = o.impl.equals("echo") ? new EchoSender(clientDriver.aeronDirectoryName(), endpoints, answers)
                     : new PipelineSender(clientDriver.aeronDirectoryName(), endpoints, answers);
             start = run(o, sender, answers);
         } finally {
-            CloseHelper.quietCloseAll(sender, member, clientDriver);
+            CloseHelper.quietClose(sender);
+            CloseHelper.quietCloseAll(members);
+            CloseHelper.quietClose(clientDriver);
             deleteTree(dir);
         }
         report(o, answers, start);
@@ -144,9 +154,9 @@ public final class ClusterRoundTripBench {
     private static void report(final Options o, final Answers answers, final long start) {
         final Histogram h = answers.histogram;
         final String tags = String.format(Locale.ROOT, " stages=%s timers=%s tick=%s ring-wait=%s client-idle=%s"
-                        + " members=1 count=%d", o.impl.equals("echo") ? "-" : Integer.toString(o.stages), o.timers,
+                        + " members=%d count=%d", o.impl.equals("echo") ? "-" : Integer.toString(o.stages), o.timers,
                 o.timers.equals("heap") ? "-" : o.tickMs + "ms", o.impl.equals("echo") ? "-" : o.ringWaitName,
-                o.clientIdleName, h.getTotalCount());
+                o.clientIdleName, o.members, h.getTotalCount());
         final double measuredSeconds = (answers.lastAnswerNanos - (start + o.warmupCommands()
                 * (TimeUnit.SECONDS.toNanos(1) / o.rate))) / 1e9;
         final String[] figures = {"p50", "p90", "p99", "p999", "max"};

@@ -25,7 +25,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  */
 final class Options {
     private static final Set<String> NAMES = Set.of("impl", "rate", "seconds", "warmup", "stages", "ring-wait",
-            "timers", "tick-ms", "client-idle", "port");
+            "timers", "tick-ms", "client-idle", "port", "members");
     final String impl;
     final int rate;
     final int seconds;
@@ -38,6 +38,7 @@ final class Options {
     final String clientIdleName;
     final IdleStrategy clientIdle;
     final int port;
+    final int members;
 
     private Options(final Map<String, String> o) {
         impl = oneOf(o, "impl", "pipeline", "echo", "pipeline");
@@ -61,6 +62,11 @@ final class Options {
             default -> new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MICROSECONDS.toNanos(20));
         };
         port = positive(o, "port", 22300);
+        members = positive(o, "members", 1);
+        if (members % 2 == 0) {
+            throw new IllegalArgumentException("--members must be odd (a majority must be able to commit), was "
+                    + members);
+        }
         if ((long) rate * (warmup + seconds) > 50_000_000L) {
             throw new IllegalArgumentException("--rate x (--warmup + --seconds) is " + (long) rate * (warmup + seconds)
                     + " commands; expected at most 50,000,000 (one slot per command is kept)");

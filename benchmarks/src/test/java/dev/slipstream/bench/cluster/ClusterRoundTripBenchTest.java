@@ -73,6 +73,8 @@ class ClusterRoundTripBenchTest {
                 .getMessage().contains("--rate must be a positive whole number"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--speed", "1"}))
                 .getMessage().contains("unknown option --speed"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--members", "2"}))
+                .getMessage().contains("--members must be odd"));
     }
 
     @Test
