@@ -349,11 +349,43 @@ class UnboundedIngressTest {
         final List<Thread> made = new CopyOnWriteArrayList<>();
         final UnboundedIngress<Long, Slot> ingress = parkingIngress(ring, made);
         final Thread t = startAndAwaitParked(ingress, made);
-        assertEquals(Thread.State.WAITING, t.getState());
-        final long start = System.nanoTime();
-        assertEquals(0, ingress.stop(Duration.ofSeconds(20)));
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "the stop did not wait for its timeout");
-        assertFalse(t.isAlive());
+        final Thread stopper = new Thread(() -> {
+            try {
+                ingress.stop(Duration.ofSeconds(20));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(stopEndsAParkedThread(t, stopper::start), "the stop woke the parked sequencing thread");
+        stopper.join();
+        assertEquals(0, ingress.transferred());
+    }
+
+    /** The same check catches a stop that does not close the queue (SilentStopIngress). */
+    @Test
+    void theCheckCatchesAStopThatDoesNotCloseTheQueue() throws Exception {
+        final SilentStopIngress mutant = new SilentStopIngress();
+        mutant.thread.start();
+        try {
+            assertFalse(stopEndsAParkedThread(mutant.thread, mutant::stop), "the mutant's thread should sleep on");
+        } finally {
+            mutant.release();
+        }
+    }
+
+    /**
+     * Waits until {@code sequencing} is parked (WAITING: a parked thread registered as a waiter
+     * first), runs {@code stop}, and says whether the thread ended within 5 s (the stop's own
+     * timeout is 20 s: a thread that ends only because the stop gave up does not pass).
+     */
+    private static boolean stopEndsAParkedThread(final Thread sequencing, final Runnable stop) throws InterruptedException {
+        while (sequencing.isAlive() && sequencing.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        assertEquals(Thread.State.WAITING, sequencing.getState(), "parked before the stop");
+        stop.run();
+        sequencing.join(TimeUnit.SECONDS.toMillis(5));
+        return !sequencing.isAlive();
     }
 
     /** An interrupt is not a way to end the thread: it is cleared and the thread goes on. */
