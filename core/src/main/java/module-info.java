@@ -6,9 +6,9 @@
  *   <li>{@code dev.slipstream.wait}: how consumers and producers wait.</li>
  *   <li>{@code dev.slipstream.ring}: the preallocated ring buffer, translators and the pull-style poller.</li>
  *   <li>{@code dev.slipstream.processor}: event handlers and the batch event processor that runs them.</li>
- *   <li>{@code dev.slipstream.topology}: the DSL that wires stages, work pools and their lifecycle.</li>
+ *   <li>{@code dev.slipstream.topology}: the DSL that wires stages, work pools and their lifecycle; the unbounded ingress in front of a ring.</li>
  *   <li>{@code dev.slipstream.monitor}: allocation-free stage metrics and JFR events.</li>
- *   <li>{@code dev.slipstream.queue}: the SCQ/LSCQ lock-free MPMC queues.</li>
+ *   <li>{@code dev.slipstream.queue}: the LPRQ and SCQ/LSCQ lock-free MPMC queues (they use only {@code sequence} and {@code wait}).</li>
  * </ul>
  */
 module dev.slipstream {

@@ -79,7 +79,12 @@ final class IndexRing extends IndexRingPad3 {
     static final int ENTRY_PAD = 16;
     /** Rotation of the entry number: 16 longs, 128 bytes, apart for neighbouring positions. */
     static final int REMAP_SHIFT = 4;
-    /** Re-reads of an empty entry a dequeuer makes while an enqueuer is probably about to fill it. */
+    /**
+     * Re-reads of an empty entry a dequeuer makes while an enqueuer is probably about to fill it.
+     * A bound of the dequeue step, not a wait: when it runs out the dequeuer closes the entry for
+     * its lap and moves on (it never yields or parks here), so it decides which element a dequeuer
+     * may still take and belongs to the algorithm, not to a {@code Backoff}.
+     */
     static final int DEQUEUE_SPINS = 16;
 
     private static final VarHandle HEAD;

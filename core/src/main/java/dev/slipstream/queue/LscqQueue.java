@@ -1,5 +1,6 @@
 package dev.slipstream.queue;
 
+import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
@@ -101,10 +102,12 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
 public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBatchQueue<E> {
     /** The segment capacity used when none is given. */
     public static final int DEFAULT_SEGMENT_CAPACITY = 1 << 12;
-    /** Yields a producer makes waiting for another producer's new segment before making its own. */
-    static final int GATE_WAIT_YIELDS = 1_000;
-    /** Spins before those yields. */
-    static final int GATE_WAIT_SPINS = 128;
+    /**
+     * How a producer waits for another producer's new segment (128 spins, then 1,000 yields);
+     * once both are spent it stops waiting and links a segment of its own (the bypass). Shared:
+     * each wait counts its own attempts.
+     */
+    static final Backoff GATE_WAIT = new Backoff(128, 1_000, 0L, 0L);
 
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
@@ -266,7 +269,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
                 }
                 full = t; // finalized now: never offer to it again
             }
-            if (appendSegment(t, e, waits >= GATE_WAIT_SPINS + GATE_WAIT_YIELDS)) {
+            if (appendSegment(t, e, GATE_WAIT.phaseAt(waits) == Backoff.Phase.PARK)) {
                 return true;
             }
             if ((boolean) CLOSED.getVolatile(this)) {
@@ -275,12 +278,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
                 Thread.onSpinWait();
                 continue;
             }
-            if (waits < GATE_WAIT_SPINS) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-            waits++;
+            GATE_WAIT.idleAt(waits++);
         }
     }
 

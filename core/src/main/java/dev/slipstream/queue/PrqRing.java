@@ -109,7 +109,9 @@ final class PrqRing extends PrqRingPad2 {
      * Spins a dequeuer waits on an empty cell while an enqueuer holds its position. The
      * enqueuer needs a few instructions between its fetch-and-add and its reservation; a longer
      * wait only pays when it was descheduled there, and then a time slice is too long to wait
-     * anyway (the enqueuer retries at a new position instead).
+     * anyway (the enqueuer retries at a new position instead). A bound of LPRQ's dequeue, not a
+     * wait: when it runs out the dequeuer invalidates the cell for its position and moves on,
+     * which decides which element it may take, so it stays here and not in a {@code Backoff}.
      */
     static final int ENQUEUER_PATIENCE = 32;
     /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */

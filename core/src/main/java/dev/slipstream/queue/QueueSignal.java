@@ -1,6 +1,7 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
@@ -8,7 +9,6 @@ import dev.slipstream.sequence.WaitStrategy;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /** 120 bytes before the waiter count. */
 abstract class QueueSignalPad0 {
@@ -43,16 +43,19 @@ abstract class QueueSignalPad1 extends QueueSignalWaiting {
  * someone waits, an atomic increment and the strategy's signal per operation.
  *
  * <p>Timed waits cannot use the strategy: {@code WaitStrategy.waitFor} has no deadline, and a
- * parked waiter would sleep past it until the next signal. They spin, yield, then park in slices
- * of at most {@link #MAX_TIMED_PARK_NANOS}, so a timed waiter notices an operation within that
- * slice.
+ * parked waiter would sleep past it until the next signal. They follow the back-off
+ * {@link #TIMED_WAIT} (spin, yield, then park in slices of at most {@link #MAX_TIMED_PARK_NANOS}),
+ * so a timed waiter notices an operation within that slice.
  */
 final class QueueSignal extends QueueSignalPad1 {
     /** The longest a timed waiter sleeps before looking again: 100 µs. */
     static final long MAX_TIMED_PARK_NANOS = 100_000L;
-    private static final int TIMED_SPINS = 200;
-    private static final int TIMED_YIELDS = 20;
-    private static final long FIRST_TIMED_PARK_NANOS = 5_000L;
+    /**
+     * A timed waiter's back-off: 200 spins, 20 yields, then parks from 5 µs doubling up to
+     * {@link #MAX_TIMED_PARK_NANOS}, each cut to what is left of the timeout. Shared: each wait
+     * counts its own attempts.
+     */
+    private static final Backoff TIMED_WAIT = new Backoff(200, 20, 5_000L, MAX_TIMED_PARK_NANOS);
 
     private static final VarHandle WAITING;
 
@@ -140,8 +143,7 @@ final class QueueSignal extends QueueSignalPad1 {
      * @throws InterruptedException if the thread is interrupted
      */
     boolean awaitNanos(final long seen, final long start, final long nanos) throws InterruptedException {
-        int round = 0;
-        long park = FIRST_TIMED_PARK_NANOS;
+        long attempt = 0;
         // volatile load: the counter, as in seen()
         while (events.getVolatile() == seen) {
             if (Thread.interrupted()) {
@@ -152,15 +154,7 @@ final class QueueSignal extends QueueSignalPad1 {
             if (remaining <= 0) {
                 return false;
             }
-            if (round < TIMED_SPINS) {
-                Thread.onSpinWait();
-            } else if (round < TIMED_SPINS + TIMED_YIELDS) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(this, Math.min(remaining, park));
-                park = Math.min(park * 2, MAX_TIMED_PARK_NANOS);
-            }
-            round++;
+            TIMED_WAIT.idleAt(attempt++, remaining);
         }
         return true;
     }

@@ -1,5 +1,7 @@
 package dev.slipstream.topology;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,22 +12,45 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The lifecycle of a set of stage threads, shared by the pipeline and the queue-fed pool: the
- * state machine (new, started, stopped), failures (recorded at any time, shutdown included,
+ * The lifecycle of a set of stage threads, shared by the pipeline, the queue-fed pool and the
+ * unbounded ingress: the state machine, failures (recorded at any time, shutdown included,
  * logged once, and the first one stops the owner), how a thread's end is classified, and joining.
+ *
+ * <p>The states, in the order an owner passes them: {@link #NEW}, {@link #STARTED}, then
+ * {@link #STOPPING} (drain, then stop) or {@link #HALTING} (stop at once), then
+ * {@link #STOPPED}. An owner that stops under its own lock (the pipeline) goes from
+ * {@code STARTED} to {@code STOPPED} and keeps its stop request beside the state; one whose
+ * start, stop and halt race without a lock (the ingress) passes through {@code STOPPING} or
+ * {@code HALTING} with {@link #compareAndSetState}, so that its thread can read which.
  *
  * <p>Two questions that one flag used to answer are kept apart: whether a thread's end is
  * expected (it was asked to stop) and whether it failed (its exception handler gave up, or
  * something escaped). An expected end can still be a failure.
  */
 final class Lifecycle {
+    /** Built, no thread started. */
     static final int NEW = 0;
+    /** Threads started (or being started). */
     static final int STARTED = 1;
-    static final int STOPPED = 2;
+    /** Asked to stop once everything accepted is handled. */
+    static final int STOPPING = 2;
+    /** Asked to stop at once, leaving what is not handled. */
+    static final int HALTING = 3;
+    /** Stopped: nothing runs any more. */
+    static final int STOPPED = 4;
 
     private static final System.Logger LOG = System.getLogger("dev.slipstream.topology");
     /** How often a stopping thread that is still running is interrupted again. */
     private static final long REINTERRUPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(Lifecycle.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final String owner;
     private final Runnable onFirstFailure;
@@ -51,6 +76,35 @@ final class Lifecycle {
     void setState(final int newState) {
         // volatile store: read without the owner's lock by isRunning(), toString() and producers' checks
         state = newState;
+    }
+
+    /**
+     * Moves the state from {@code expected} to {@code newState} if it is still {@code expected}.
+     *
+     * @return false, changing nothing, if the state was another
+     */
+    boolean compareAndSetState(final int expected, final int newState) {
+        // volatile CAS: of a start, a stop and a halt that race, exactly one wins each transition,
+        // and each loser reads the winner's state
+        return STATE.compareAndSet(this, expected, newState);
+    }
+
+    /** How messages name a state: new, started, stopping, halting or stopped. */
+    static String stateName(final int state) {
+        switch (state) {
+            case NEW:
+                return "new";
+            case STARTED:
+                return "started";
+            case STOPPING:
+                return "stopping";
+            case HALTING:
+                return "halting";
+            case STOPPED:
+                return "stopped";
+            default:
+                throw new IllegalArgumentException("no lifecycle state " + state + "; expected 0 (new) to 4 (stopped)");
+        }
     }
 
     boolean hasFailed() {
@@ -199,6 +253,6 @@ final class Lifecycle {
 
     @Override
     public String toString() {
-        return owner + (state == NEW ? " (new)" : state == STARTED ? " (started)" : " (stopped)");
+        return owner + " (" + stateName(state) + ")";
     }
 }

@@ -1,8 +1,8 @@
 package dev.slipstream.examples.lscq;
 
-import dev.slipstream.queue.UnboundedIngress;
 import dev.slipstream.ring.EventPoller;
 import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.topology.UnboundedIngress;
 import dev.slipstream.wait.HybridWaitStrategy;
 import java.time.Duration;
 import java.util.ArrayList;

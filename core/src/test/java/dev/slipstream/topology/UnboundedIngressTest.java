@@ -1,4 +1,4 @@
-package dev.slipstream.queue;
+package dev.slipstream.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -254,7 +255,7 @@ class UnboundedIngressTest {
         final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY).build();
         ingress.start();
         final IllegalStateException e = assertThrows(IllegalStateException.class, ingress::start);
-        assertEquals("ingress already started or stopped (state running)", e.getMessage());
+        assertEquals("ingress already started or stopped (state started)", e.getMessage());
         assertEquals(0, ingress.halt());
     }
 
@@ -302,11 +303,17 @@ class UnboundedIngressTest {
         final Reader reader = new Reader(ring, 1);
         final Thread readerThread = new Thread(reader);
         readerThread.start();
+        final List<Thread> made = new CopyOnWriteArrayList<>();
         final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY)
-                .waitStrategy(new BlockingWaitStrategy()).build();
+                .waitStrategy(new BlockingWaitStrategy())
+                .threadFactory(r -> {
+                    final Thread t = new Thread(r, "ingress-under-test");
+                    made.add(t);
+                    return t;
+                }).build();
         ingress.start();
-        // wait until the thread has registered as a waiter, then offer
-        while (ingress.isRunning() && ingressWaiting(ingress) == 0) {
+        // wait until the thread is parked in the strategy (registered as a waiter first), then offer
+        while (ingress.isRunning() && made.get(0).getState() != Thread.State.WAITING) {
             Thread.onSpinWait();
         }
         ingress.offer(77L);
@@ -315,8 +322,167 @@ class UnboundedIngressTest {
         assertEquals(0, ingress.stop(Duration.ofSeconds(10)));
     }
 
-    private static int ingressWaiting(final UnboundedIngress<?, ?> ingress) {
-        return QueueInternals.waiting(ingress.notEmpty);
+    /** Starts an ingress whose thread is named, and waits until that thread is parked waiting for items. */
+    private static Thread startAndAwaitParked(final UnboundedIngress<Long, Slot> ingress, final List<Thread> made) {
+        ingress.start();
+        final Thread t = made.get(0);
+        while (t.isAlive() && t.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        return t;
+    }
+
+    private static UnboundedIngress<Long, Slot> parkingIngress(final RingBuffer<Slot> ring, final List<Thread> made) {
+        return UnboundedIngress.builder(ring, COPY)
+                .waitStrategy(new BlockingWaitStrategy())
+                .threadFactory(r -> {
+                    final Thread t = new Thread(r, "ingress-under-test");
+                    made.add(t);
+                    return t;
+                }).build();
+    }
+
+    /** A stop releases a sequencing thread parked in its wait strategy: the close of the queue wakes it. */
+    @Test
+    void aStopWakesAParkedSequencingThread() throws Exception {
+        final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
+        final List<Thread> made = new CopyOnWriteArrayList<>();
+        final UnboundedIngress<Long, Slot> ingress = parkingIngress(ring, made);
+        final Thread t = startAndAwaitParked(ingress, made);
+        final Thread stopper = new Thread(() -> {
+            try {
+                ingress.stop(Duration.ofSeconds(20));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(stopEndsAParkedThread(t, stopper::start), "the stop woke the parked sequencing thread");
+        stopper.join();
+        assertEquals(0, ingress.transferred());
+    }
+
+    /** The same check catches a stop that does not close the queue (SilentStopIngress). */
+    @Test
+    void theCheckCatchesAStopThatDoesNotCloseTheQueue() throws Exception {
+        final SilentStopIngress mutant = new SilentStopIngress();
+        mutant.thread.start();
+        try {
+            assertFalse(stopEndsAParkedThread(mutant.thread, mutant::stop), "the mutant's thread should sleep on");
+        } finally {
+            mutant.release();
+        }
+    }
+
+    /**
+     * Waits until {@code sequencing} is parked (WAITING: a parked thread registered as a waiter
+     * first), runs {@code stop}, and says whether the thread ended within 5 s (the stop's own
+     * timeout is 20 s: a thread that ends only because the stop gave up does not pass).
+     */
+    private static boolean stopEndsAParkedThread(final Thread sequencing, final Runnable stop) throws InterruptedException {
+        while (sequencing.isAlive() && sequencing.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        assertEquals(Thread.State.WAITING, sequencing.getState(), "parked before the stop");
+        stop.run();
+        sequencing.join(TimeUnit.SECONDS.toMillis(5));
+        return !sequencing.isAlive();
+    }
+
+    /** An interrupt is not a way to end the thread: it is cleared and the thread goes on. */
+    @Test
+    void anInterruptedSequencingThreadGoesOn() throws Exception {
+        final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
+        final Reader reader = new Reader(ring, 1);
+        final Thread readerThread = new Thread(reader);
+        readerThread.start();
+        final List<Thread> made = new CopyOnWriteArrayList<>();
+        final UnboundedIngress<Long, Slot> ingress = parkingIngress(ring, made);
+        final Thread t = startAndAwaitParked(ingress, made);
+        t.interrupt();
+        // it leaves its wait, clears the interrupt and parks again
+        while (t.isInterrupted() || t.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        assertTrue(ingress.isRunning());
+        assertTrue(ingress.offer(5L));
+        readerThread.join();
+        assertEquals(5L, reader.values.get(0));
+        assertEquals(0, ingress.stop(Duration.ofSeconds(10)));
+    }
+
+    /**
+     * A halt ends the thread after the batch it is publishing, even while the ring has room: the
+     * items behind that batch are discarded and counted.
+     */
+    @Test
+    void aHaltEndsTheThreadAfterItsCurrentBatch() throws Exception {
+        final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 1024, new HybridWaitStrategy());
+        final CountDownLatch inFirstBatch = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.<Long, Slot>builder(ring, (slot, seq, v) -> {
+            if (v == 0L) {
+                inFirstBatch.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            slot.value = v;
+        }).maxBatch(8).build();
+        for (long i = 0; i < 100; i++) {
+            ingress.offer(i);
+        }
+        ingress.start();
+        inFirstBatch.await();
+        final List<Long> result = new CopyOnWriteArrayList<>();
+        final Thread halter = new Thread(() -> {
+            try {
+                result.add(ingress.halt());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        halter.start();
+        long acceptedLate = 0;
+        while (ingress.offer(1_000L)) {
+            acceptedLate++; // accepted until the halt closes the queue: these are discarded too
+            Thread.onSpinWait();
+        }
+        release.countDown();
+        halter.join();
+        assertEquals(8, ingress.transferred(), "the batch being published, and no other");
+        assertEquals(List.of(92L + acceptedLate), result);
+    }
+
+    /** The exception handler is told when the thread ends, so that a summarising handler can write its last line. */
+    @Test
+    void theExceptionHandlerIsToldWhenTheThreadEnds() throws Exception {
+        final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
+        final AtomicInteger stopped = new AtomicInteger();
+        final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY)
+                .exceptionHandler(new ExceptionHandler<Slot>() {
+                    @Override
+                    public void handleEventException(final Throwable ex, final long sequence, final Slot event) {
+                    }
+
+                    @Override
+                    public void handleOnStartException(final Throwable ex) {
+                    }
+
+                    @Override
+                    public void handleOnShutdownException(final Throwable ex) {
+                    }
+
+                    @Override
+                    public void stageStopped() {
+                        stopped.incrementAndGet();
+                    }
+                }).build();
+        ingress.start();
+        assertEquals(0, stopped.get());
+        assertEquals(0, ingress.stop(Duration.ofSeconds(10)));
+        assertEquals(1, stopped.get());
     }
 
     @Test

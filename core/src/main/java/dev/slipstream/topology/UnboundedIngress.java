@@ -1,19 +1,21 @@
-package dev.slipstream.queue;
+package dev.slipstream.topology;
 
 import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.processor.ExceptionHandlers;
+import dev.slipstream.queue.LscqBlockingQueue;
+import dev.slipstream.queue.LscqQueue;
+import dev.slipstream.queue.QueueClosedException;
+import dev.slipstream.queue.ScqQueue;
 import dev.slipstream.ring.EventTranslatorOneArg;
 import dev.slipstream.ring.RingBuffer;
-import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.InsufficientCapacityException;
 import dev.slipstream.sequence.ProducerWaitStrategy;
-import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
 import dev.slipstream.wait.ProducerWaitStrategies;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
@@ -54,7 +56,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * report how many accepted items did not reach the ring. Interrupting the sequencing thread does
  * not end it (the interrupt is cleared); a translator that throws has its exception passed to the
  * {@linkplain Builder#exceptionHandler exception handler} and its ring slot published as the
- * translator left it, and the thread goes on with the next item.
+ * translator left it, and the thread goes on with the next item. When the thread ends, the
+ * handler's {@link ExceptionHandler#stageStopped()} is called (the default handler writes its
+ * last summary there).
+ *
+ * <p>The queue is an {@link LscqBlockingQueue}: the sequencing thread waits for items in its
+ * {@code take()}, with the builder's {@linkplain Builder#waitStrategy wait strategy}, and a stop
+ * or a halt closes it, which releases that wait; so the thread needs no barrier of its own to be
+ * woken. The states are the pipeline's ({@code Lifecycle}): new, started, stopping or halting,
+ * stopped.
  *
  * @param <T> the items producers offer
  * @param <E> the ring's event type
@@ -65,35 +75,20 @@ public final class UnboundedIngress<T, E> {
 
     private static final System.Logger LOG = System.getLogger(UnboundedIngress.class.getName());
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
-    private static final VarHandle STATE;
-    private static final int NEW = 0;
-    private static final int RUNNING = 1;
-    private static final int STOPPING = 2;
-    private static final int HALTING = 3;
-    private static final int DONE = 4;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(UnboundedIngress.class, "state", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final RingBuffer<E> ring;
     private final EventTranslatorOneArg<E, T> translator;
-    private final LscqQueue<T> queue;
-    /** The sequencing thread waits on it; package-private so that tests can see it waiting. */
-    final QueueSignal notEmpty;
-    private final StopBarrier barrier;
+    /** Producers offer to it; the sequencing thread polls it, and waits in its take() when empty. */
+    private final LscqBlockingQueue<T> queue;
     private final ProducerWaitStrategy onRingFull;
     private final ExceptionHandler<? super E> exceptionHandler;
     private final ThreadFactory threadFactory;
     private final int maxBatch;
-
-    /** NEW, RUNNING, STOPPING, HALTING, DONE; written by start/stop/halt, read by the thread. */
-    @SuppressWarnings("unused")
-    private int state;
+    /**
+     * Moved by start (to started), stop (to stopping), halt (to halting) and the thread's end (to
+     * stopped); the sequencing thread reads it between batches and while the ring is full.
+     */
+    private final Lifecycle lifecycle = new Lifecycle("ingress", () -> { });
     private volatile Thread thread;
     /**
      * Opened by start() once the thread is started (or its start failed): a stop or halt that
@@ -111,9 +106,7 @@ public final class UnboundedIngress<T, E> {
     private UnboundedIngress(final Builder<T, E> b) {
         this.ring = b.ring;
         this.translator = b.translator;
-        this.queue = new LscqQueue<>(b.segmentCapacity);
-        this.notEmpty = new QueueSignal(b.waitStrategy);
-        this.barrier = new StopBarrier(b.waitStrategy);
+        this.queue = new LscqBlockingQueue<>(b.segmentCapacity, b.waitStrategy);
         this.onRingFull = b.onRingFull;
         this.exceptionHandler = b.exceptionHandler;
         this.threadFactory = b.threadFactory;
@@ -145,11 +138,8 @@ public final class UnboundedIngress<T, E> {
      * @throws NullPointerException if {@code item} is null
      */
     public boolean offer(final T item) {
-        if (queue.offer(item)) {
-            notEmpty.signal();
-            return true;
-        }
-        return false;
+        // signals the sequencing thread only if it waits in take()
+        return queue.offer(item);
     }
 
     /**
@@ -158,8 +148,7 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already started, stopped or halted
      */
     public void start() {
-        // volatile CAS: only one start
-        if (!STATE.compareAndSet(this, NEW, RUNNING)) {
+        if (!lifecycle.compareAndSetState(Lifecycle.NEW, Lifecycle.STARTED)) {
             throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
         }
         try {
@@ -188,16 +177,16 @@ public final class UnboundedIngress<T, E> {
      */
     public long stop(final Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout must not be null");
-        final int previous = beginShutdown(STOPPING);
-        final Thread t = previous == NEW ? null : launchedThread();
+        final int previous = beginShutdown(Lifecycle.STOPPING);
+        final Thread t = previous == Lifecycle.NEW ? null : launchedThread();
         if (t == null) {
             return discardAll();
         }
         t.join(Math.max(1L, timeout.toMillis()));
         if (t.isAlive()) {
-            // volatile store: the thread stops after its current batch
-            STATE.setVolatile(this, HALTING);
-            barrier.alert();
+            // the thread stops after its current batch; the queue is closed, so it is not waiting
+            // for items (a closed queue's take() only waits for offers in progress, briefly)
+            lifecycle.compareAndSetState(Lifecycle.STOPPING, Lifecycle.HALTING);
             t.join();
         }
         return discarded;
@@ -224,8 +213,8 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already stopped or halted
      */
     public long halt() throws InterruptedException {
-        final int previous = beginShutdown(HALTING);
-        final Thread t = previous == NEW ? null : launchedThread();
+        final int previous = beginShutdown(Lifecycle.HALTING);
+        final Thread t = previous == Lifecycle.NEW ? null : launchedThread();
         if (t == null) {
             return discardAll();
         }
@@ -235,14 +224,14 @@ public final class UnboundedIngress<T, E> {
 
     private int beginShutdown(final int next) {
         while (true) {
-            // volatile load and CAS: one shutdown wins
-            final int s = (int) STATE.getVolatile(this);
-            if (s >= STOPPING) {
+            // one shutdown wins
+            final int s = lifecycle.state();
+            if (s != Lifecycle.NEW && s != Lifecycle.STARTED) {
                 throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
             }
-            if (STATE.compareAndSet(this, s, next)) {
+            if (lifecycle.compareAndSetState(s, next)) {
+                // refuses later offers and releases the sequencing thread from take()
                 queue.close();
-                barrier.alert();
                 return s;
             }
         }
@@ -257,7 +246,7 @@ public final class UnboundedIngress<T, E> {
         }
         discarded = n;
         // volatile store: publishes the count to later readers
-        STATE.setVolatile(this, DONE);
+        lifecycle.setState(Lifecycle.STOPPED);
         return n;
     }
 
@@ -292,7 +281,7 @@ public final class UnboundedIngress<T, E> {
     /**
      * Whether the sequencing thread has been started and has not ended.
      *
-     * @return true while running, stopping or halting
+     * @return true while started, stopping or halting
      */
     public boolean isRunning() {
         final Thread t = thread;
@@ -300,57 +289,36 @@ public final class UnboundedIngress<T, E> {
     }
 
     private String stateName() {
-        switch ((int) STATE.getVolatile(this)) {
-            case NEW:
-                return "new";
-            case RUNNING:
-                return "running";
-            case STOPPING:
-                return "stopping";
-            case HALTING:
-                return "halting";
-            default:
-                return "done";
-        }
+        return Lifecycle.stateName(lifecycle.state());
     }
 
     /** The sequencing thread. */
     private void run() {
         @SuppressWarnings("unchecked")
         final T[] batch = (T[]) new Object[maxBatch];
-        long held = 0;
+        int held = 0;
         try {
-            while (true) {
-                int k = 0;
-                T item;
-                while (k < maxBatch && (item = queue.poll()) != null) {
-                    batch[k++] = item;
-                }
-                if (k > 0) {
-                    held = k;
-                    final int published = publish(batch, k);
-                    held = k - published;
-                    if (held > 0 || ringClosed) {
-                        break; // halted, or the ring was closed: the rest is discarded
+            while (!isHalting()) {
+                int k = pollInto(batch, 0);
+                if (k == 0) {
+                    final T first = awaitItem();
+                    if (first == null) {
+                        if (queue.isDrained()) {
+                            break; // stopped, and every accepted item is in the ring
+                        }
+                        continue;
                     }
-                    continue;
+                    batch[0] = first;
+                    k = pollInto(batch, 1);
                 }
-                // volatile load: a halt ends the thread at once
-                final int s = (int) STATE.getVolatile(this);
-                if (s == HALTING) {
-                    break;
+                held = k;
+                held = k - publish(batch, k);
+                if (held > 0 || ringClosed) {
+                    break; // halted, or the ring was closed: the rest is discarded
                 }
-                if (s == STOPPING) {
-                    if (queue.isDrained()) {
-                        break;
-                    }
-                    Thread.onSpinWait(); // an offer in progress when the queue closed: resolve it
-                    continue;
-                }
-                awaitItems();
             }
         } finally {
-            java.util.Arrays.fill(batch, null);
+            Arrays.fill(batch, null);
             queue.close();
             long rest = 0;
             while (!queue.isDrained()) {
@@ -359,28 +327,40 @@ public final class UnboundedIngress<T, E> {
                 }
             }
             discarded = held + rest;
-            // volatile store: publishes discarded to the thread that joins
-            STATE.setVolatile(this, DONE);
+            try {
+                exceptionHandler.stageStopped();
+            } finally {
+                // volatile store: publishes discarded to the thread that joins
+                lifecycle.setState(Lifecycle.STOPPED);
+            }
         }
     }
 
-    /** Sleeps with the wait strategy until a producer offers, or the ingress is stopped. */
-    private void awaitItems() {
-        notEmpty.register();
+    /** Polls items into {@code batch} from {@code from} until it is full or the queue is empty. */
+    private int pollInto(final T[] batch, final int from) {
+        int k = from;
+        T item;
+        while (k < maxBatch && (item = queue.poll()) != null) {
+            batch[k++] = item;
+        }
+        return k;
+    }
+
+    /**
+     * Waits with the wait strategy until a producer offers, or the ingress is stopped.
+     *
+     * @return the next item; null once the queue is closed and drained, or if the thread was
+     *     interrupted (not a way to stop the ingress: the caller looks again)
+     */
+    private T awaitItem() {
         try {
-            final long seen = notEmpty.seen();
-            // re-check after registering: an offer completed before it was not signalled
-            if (queue.peek() != null || (int) STATE.getVolatile(this) >= STOPPING) {
-                return;
-            }
-            notEmpty.strategy().waitFor(seen + 1, notEmpty.events(), notEmpty.events(), barrier);
-        } catch (AlertException | dev.slipstream.sequence.TimeoutException woken) {
-            // stopped or halted (the loop reads the state), or a timing-out strategy gave up
+            return queue.take();
+        } catch (QueueClosedException closed) {
+            return null; // stopped or halted, and every accepted item was taken
         } catch (InterruptedException interrupted) {
-            // not a way to stop the ingress (stop and halt are): the status is cleared, look again
+            // the status is cleared; stop and halt end the thread, an interrupt does not
             LOG.log(System.Logger.Level.DEBUG, "ingress thread interrupted; use stop() or halt() to end it");
-        } finally {
-            notEmpty.deregister();
+            return null;
         }
     }
 
@@ -404,7 +384,7 @@ public final class UnboundedIngress<T, E> {
                     ringClosed = true;
                     return done;
                 } catch (InsufficientCapacityException full) {
-                    idleOrHalt(attempt++);
+                    onRingFull.idle(attempt++);
                     if (isHalting()) {
                         return done;
                     }
@@ -437,66 +417,16 @@ public final class UnboundedIngress<T, E> {
             if (isHalting()) {
                 return done;
             }
-            idleOrHalt(attempt++);
+            onRingFull.idle(attempt++);
         }
         return done;
     }
 
     private boolean isHalting() {
-        // volatile load
-        return (int) STATE.getVolatile(this) == HALTING;
+        // volatile load of the state: a halt ends the thread after its current batch
+        return lifecycle.state() == Lifecycle.HALTING;
     }
 
-    private void idleOrHalt(final int attempt) {
-        onRingFull.idle(attempt);
-    }
-
-    /**
-     * Alerted by stop and halt; also signals the wait strategy so that a parked sequencing
-     * thread wakes up.
-     */
-    private static final class StopBarrier implements SequenceBarrier {
-        private final WaitStrategy strategy;
-        private volatile boolean alerted;
-
-        StopBarrier(final WaitStrategy strategy) {
-            this.strategy = strategy;
-        }
-
-        @Override
-        public long waitFor(final long sequence) {
-            throw new UnsupportedOperationException("only checkAlert() is used by the ingress");
-        }
-
-        @Override
-        public long getCursor() {
-            return -1L;
-        }
-
-        @Override
-        public boolean isAlerted() {
-            return alerted;
-        }
-
-        @Override
-        public void alert() {
-            // volatile store, then a signal: a parked waiter wakes and sees the flag
-            alerted = true;
-            strategy.signalAllWhenBlocking();
-        }
-
-        @Override
-        public void clearAlert() {
-            alerted = false;
-        }
-
-        @Override
-        public void checkAlert() throws AlertException {
-            if (alerted) {
-                throw AlertException.INSTANCE;
-            }
-        }
-    }
 
     /**
      * Builds an {@link UnboundedIngress}.
@@ -519,7 +449,7 @@ public final class UnboundedIngress<T, E> {
         private int maxBatch = DEFAULT_MAX_BATCH;
         private WaitStrategy waitStrategy;
         private ProducerWaitStrategy onRingFull = ProducerWaitStrategies.defaultStrategy();
-        private ExceptionHandler<? super E> exceptionHandler = new LoggingHandler<>();
+        private ExceptionHandler<? super E> exceptionHandler = ExceptionHandlers.logAndContinue((String) null);
         private ThreadFactory threadFactory = r -> {
             final Thread t = new Thread(r, "slipstream-ingress-" + THREAD_IDS.incrementAndGet());
             t.setDaemon(true);
@@ -539,7 +469,10 @@ public final class UnboundedIngress<T, E> {
          * @throws IllegalArgumentException if {@code capacity} is not such a power of two
          */
         public Builder<T, E> segmentCapacity(final int capacity) {
-            ScqQueue.orderOf(capacity, "segmentCapacity");
+            if (capacity < 1 || capacity > ScqQueue.MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
+                throw new IllegalArgumentException("segmentCapacity must be a power of two between 1 and "
+                        + ScqQueue.MAX_CAPACITY + ", got " + capacity);
+            }
             this.segmentCapacity = capacity;
             return this;
         }
@@ -584,7 +517,9 @@ public final class UnboundedIngress<T, E> {
         }
 
         /**
-         * Told about items whose translation threw; the default logs a warning.
+         * Told about items whose translation threw; the default,
+         * {@link ExceptionHandlers#logAndContinue(String)} naming the sequencing thread, logs the
+         * first in full and then a summary at most every 10 s.
          *
          * @param handler the handler
          * @return this builder
@@ -618,25 +553,6 @@ public final class UnboundedIngress<T, E> {
                 waitStrategy = new HybridWaitStrategy();
             }
             return new UnboundedIngress<>(this);
-        }
-    }
-
-    /** Logs a translator failure with the slot's sequence, and carries on. */
-    private static final class LoggingHandler<E> implements ExceptionHandler<E> {
-        @Override
-        public void handleEventException(final Throwable ex, final long sequence, final E event) {
-            LOG.log(System.Logger.Level.WARNING, "translator failed for ring slot " + sequence
-                    + "; the slot was published as the translator left it", ex);
-        }
-
-        @Override
-        public void handleOnStartException(final Throwable ex) {
-            LOG.log(System.Logger.Level.WARNING, "ingress start failed", ex);
-        }
-
-        @Override
-        public void handleOnShutdownException(final Throwable ex) {
-            LOG.log(System.Logger.Level.WARNING, "ingress shutdown failed", ex);
         }
     }
 }
