@@ -83,7 +83,7 @@ final class Lifecycle {
      *
      * @return false, changing nothing, if the state was another
      */
-    boolean compareAndSetState(final int expected, final int newState) {
+    boolean casState(final int expected, final int newState) {
         // volatile CAS: of a start, a stop and a halt that race, exactly one wins each transition,
         // and each loser reads the winner's state
         return STATE.compareAndSet(this, expected, newState);

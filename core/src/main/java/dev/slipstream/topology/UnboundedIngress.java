@@ -148,7 +148,7 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already started, stopped or halted
      */
     public void start() {
-        if (!lifecycle.compareAndSetState(Lifecycle.NEW, Lifecycle.STARTED)) {
+        if (!lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED)) {
             throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
         }
         try {
@@ -186,7 +186,7 @@ public final class UnboundedIngress<T, E> {
         if (t.isAlive()) {
             // the thread stops after its current batch; the queue is closed, so it is not waiting
             // for items (a closed queue's take() only waits for offers in progress, briefly)
-            lifecycle.compareAndSetState(Lifecycle.STOPPING, Lifecycle.HALTING);
+            lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING);
             t.join();
         }
         return discarded;
@@ -229,7 +229,7 @@ public final class UnboundedIngress<T, E> {
             if (s != Lifecycle.NEW && s != Lifecycle.STARTED) {
                 throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
             }
-            if (lifecycle.compareAndSetState(s, next)) {
+            if (lifecycle.casState(s, next)) {
                 // refuses later offers and releases the sequencing thread from take()
                 queue.close();
                 return s;

@@ -17,15 +17,15 @@ class LifecycleTest {
     void aTransitionHappensOnlyFromTheStateItExpects() {
         final Lifecycle lifecycle = new Lifecycle("ingress", () -> { });
         assertEquals(Lifecycle.NEW, lifecycle.state());
-        assertFalse(lifecycle.compareAndSetState(Lifecycle.STARTED, Lifecycle.STOPPING), "not started yet");
+        assertFalse(lifecycle.casState(Lifecycle.STARTED, Lifecycle.STOPPING), "not started yet");
         assertEquals(Lifecycle.NEW, lifecycle.state());
-        assertTrue(lifecycle.compareAndSetState(Lifecycle.NEW, Lifecycle.STARTED));
-        assertFalse(lifecycle.compareAndSetState(Lifecycle.NEW, Lifecycle.STARTED), "a second start");
-        assertTrue(lifecycle.compareAndSetState(Lifecycle.STARTED, Lifecycle.STOPPING));
-        assertTrue(lifecycle.compareAndSetState(Lifecycle.STOPPING, Lifecycle.HALTING));
+        assertTrue(lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED));
+        assertFalse(lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED), "a second start");
+        assertTrue(lifecycle.casState(Lifecycle.STARTED, Lifecycle.STOPPING));
+        assertTrue(lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING));
         assertEquals("ingress (halting)", lifecycle.toString());
         lifecycle.setState(Lifecycle.STOPPED);
-        assertFalse(lifecycle.compareAndSetState(Lifecycle.STOPPING, Lifecycle.HALTING), "already stopped");
+        assertFalse(lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING), "already stopped");
         assertEquals(Lifecycle.STOPPED, lifecycle.state());
     }
 
@@ -44,7 +44,7 @@ class LifecycleTest {
                     } catch (InterruptedException e) {
                         return;
                     }
-                    if (lifecycle.compareAndSetState(Lifecycle.STARTED, next)) {
+                    if (lifecycle.casState(Lifecycle.STARTED, next)) {
                         wins.incrementAndGet();
                     }
                 }));

@@ -38,7 +38,7 @@ final class SilentStopIngress {
 
     /** The mutation: the state moves, the queue is not closed, so nothing wakes the thread. */
     void stop() {
-        lifecycle.compareAndSetState(Lifecycle.STARTED, Lifecycle.STOPPING);
+        lifecycle.casState(Lifecycle.STARTED, Lifecycle.STOPPING);
     }
 
     /** Ends the thread after the check: what the stop should have done. */
