@@ -339,6 +339,9 @@ done
     echo "rounds: $ROUNDS; parts: $PARTS"
     for p in $PARTS; do echo "plan: $p ${plan[$p]} s"; done
     echo "plan: total $total s (limit $LIMIT_S s)"
+    if [[ $QUICK == 0 ]] && (($(nproc) < 16)); then
+        echo "WARNING: $(nproc) CPUs; the settings are sized for 16 (busy-spinning threads and 16 queue threads need a core each)"
+    fi
 } | tee "$out/plan.txt"
 if ((total > LIMIT_S)); then
     echo "REFUSED: the plan takes $total s, over the limit of $LIMIT_S s: lower ROUNDS or leave parts out (PARTS=...)"
@@ -347,7 +350,9 @@ fi
 ((plan_only == 0)) || exit 0
 
 pack_now() {
-    tar -czf "$pack.tmp" -C "$(dirname "$out")" "$(basename "$out")" && mv "$pack.tmp" "$pack"
+    mkdir -p "$(dirname "$pack")"
+    { tar -czf "$pack.tmp" -C "$(dirname "$out")" "$(basename "$out")" && mv "$pack.tmp" "$pack"; } \
+        || echo "FAILED: could not write $pack"
 }
 
 deadline=$((began + LIMIT_S))
