@@ -40,6 +40,7 @@
 #   env PARTS          the parts to run, in this order (default: article bounded rings aeron profile)
 #   env ASYNC_PROFILER path to async-profiler's libasyncProfiler.so: adds the profile part
 #   env ASYNC_EVENT    its event (default itimer, which needs no perf events; cpu where they exist)
+#   env LIMIT_S        the most seconds the plan may take (default 540; --quick: 240)
 # Summarise with: benchmarks/scripts/sixteen-summary.py OUT_DIR [OUT_DIR...]
 # Build first: mvn -B -q -pl benchmarks -am package -DskipTests
 set -euo pipefail
@@ -78,9 +79,10 @@ jar=$(cd "$(dirname "$jar")" && pwd)/$(basename "$jar")
 # The budget. Every figure of the plan comes from these settings: a JMH fork costs
 # JMH_FORK_S (JVM start, setup, teardown) plus its iterations (warm-up + measured); every JMH
 # command costs JMH_CMD_S more; a plain JVM costs JVM_START_S plus its runs. The article's runs
-# last as long as their operations take; the plan prices them at ARTICLE cost per operation (ns),
-# per thread count, from the 16-core VM of 2026-11-27 (Pair and 50/50 at 4-16 threads, every
-# queue; 190 ns at 16 threads, 140 at 4 and 8) and a guess for one and two threads.
+# last as long as their operations take; the plan prices them at a cost per operation for each
+# thread count (ARTICLE_CELLS), from the 16-core VM of 2026-11-27 (Pair and 50/50 at 4-16
+# threads, every queue: 190 ns at 16 threads, 140 at 4 and 8) and a guess for one and two threads.
+user_limit=${LIMIT_S:-}
 LIMIT_S=${LIMIT_S:-540}         # 9 minutes, the whole run
 JVM_START_S=0.3
 JMH_FORK_S=1.0
@@ -125,7 +127,7 @@ PROFILE_INTERVAL_NS=1000000
 
 JMH_HOST_OPTS=""
 if [[ $QUICK == 1 ]]; then
-    LIMIT_S=${LIMIT_S:-240}
+    [[ -n $user_limit ]] || LIMIT_S=240
     ROUNDS=1
     ARTICLE_CELLS="2:20000:120 1:20000:40"
     ARTICLE_WARMUPS=0; ARTICLE_RUNS=1
