@@ -9,8 +9,8 @@
 # 2. The JSON result must hold at least one result for every benchmark that `-l` lists.
 # 3. One tiny latency run per implementation (one-way pipeline and ping-pong) must exit 0 and
 #    write its percentile line and .hlog file.
-# 4. One tiny run of the Aeron bridge benchmark per implementation (raw, bridge) and mode
-#    (throughput, latency) must exit 0.
+# 4. One tiny run of the Aeron bridge benchmark per implementation (raw, bridge), mode
+#    (throughput, latency) and channel (IPC, UDP loopback) must exit 0.
 # 5. One tiny continuous-stream run (ContinuousThroughput) per topology and implementation must
 #    exit 0 and print its RESULT line (a checksum mismatch throws).
 # 6. The core-to-core probe (CoreToCoreProbe) must print its PROBE line, and refuse a count of 0.
@@ -87,16 +87,20 @@ if [[ "$lines" -ne 6 || "$hlogs" -ne 6 ]]; then
 fi
 cat "$OUT/latency.log"
 
-# The Aeron bridge against raw Aeron IPC: each mode once, tiny, yielding (exit 3 on a lost message).
-for impl in raw bridge; do
-    for mode in throughput latency; do
-        if ! "$JAVA" -Xmx256m --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$JAR" \
-                dev.slipstream.bench.aeron.AeronBridgeBench --mode "$mode" --impl "$impl" --wait yield \
-                --messages 20000 --rate 20000 --ring 1024 --term 65536 >> "$OUT/aeron.log" 2>&1; then
-            cat "$OUT/aeron.log" >&2
-            echo "smoke: FAILED: Aeron bridge run $mode $impl" >&2
-            exit 1
-        fi
+# The Aeron bridge against raw Aeron, over IPC and UDP loopback: each mode once, tiny, yielding
+# (exit 3 on a lost message).
+for channel in ipc udp; do
+    for impl in raw bridge; do
+        for mode in throughput latency; do
+            if ! "$JAVA" -Xmx256m --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$JAR" \
+                    dev.slipstream.bench.aeron.AeronBridgeBench --mode "$mode" --impl "$impl" --wait yield \
+                    --channel "$channel" --messages 20000 --rate 20000 --ring 1024 --term 65536 \
+                    >> "$OUT/aeron.log" 2>&1; then
+                cat "$OUT/aeron.log" >&2
+                echo "smoke: FAILED: Aeron bridge run $mode $impl $channel" >&2
+                exit 1
+            fi
+        done
     done
 done
 cat "$OUT/aeron.log"
@@ -164,4 +168,4 @@ if "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 0 3 > "$OU
     echo "smoke: FAILED: core-to-core probe accepted a count of 0" >&2
     exit 1
 fi
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 4 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, a queue-article.sh and a thread-times.sh run, 1 probe run, $((SECONDS - start)) s)"
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 8 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, a queue-article.sh and a thread-times.sh run, 1 probe run, $((SECONDS - start)) s)"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Markdown table of a continuous-stream suite (benchmarks/scripts/continuous-suite.sh OUT).
+"""Markdown table of a continuous-stream suite (benchmarks/scripts/continuous-suite.sh OUT, or the
+rings of a many-core run, benchmarks/scripts/sixteen-cores.sh OUT_DIR: OUT_DIR/rings).
 
 Usage: continuous-table.py OUT
 
@@ -18,7 +19,8 @@ import sys
 
 ORDER = ["unicast yielding", "unicast busyspin", "unicast blocking", "pipeline yielding",
          "sequencer yielding", "multicast yielding", "diamond yielding", "pipeline blocking",
-         "sequencer blocking", "multicast blocking", "diamond blocking"]
+         "sequencer blocking", "multicast blocking", "diamond blocking", "pipeline busyspin",
+         "sequencer busyspin", "multicast busyspin", "diamond busyspin"]
 
 
 def runs(cell_dir):

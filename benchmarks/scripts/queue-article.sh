@@ -15,7 +15,8 @@
 #   env QUEUES   the queues (default: all eight below); an entry LABEL=JAR:QUEUE runs QUEUE from
 #            another benchmarks jar under the name LABEL (to compare builds side by side; the
 #            summary then also gives every side's ratios against the first one)
-#   env WORKLOADS the workloads (default: all six, as ArticleWorkloads names them)
+#   env WORKLOADS the workloads (default: all six, as ArticleWorkloads names them); an entry of
+#            several workloads joined by commas runs them one after the other in one JVM
 #   env JAR      the benchmarks jar (default benchmarks/target/benchmarks.jar)
 #   env JVM_OPTS JVM options (default "-Xms1g -Xmx1g")
 # Output: OUTDIR/raw/QUEUE-WORKLOAD-THREADS-ROUND.txt (the program's output), OUTDIR/load.txt (load before each
@@ -62,7 +63,7 @@ done
 echo "took $(( $(date +%s) - began )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
 python3 - "$out" "$rounds" "${workloads[*]}" "${queues[@]%%=*}" <<'PY' | tee "$out/summary.md"
 import collections, os, re, statistics, sys
-out, rounds, workloads, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
+out, rounds, workloads, queues = sys.argv[1], int(sys.argv[2]), sys.argv[3].replace(",", " ").split(), sys.argv[4:]
 pat = re.compile(r"RESULT queue=(\S+) workload=(\S+) threads=(\d+) ops=(\d+) ns_per_op=([0-9.]+)")
 ns = collections.defaultdict(dict)  # (queue, workload, threads) -> {round: ns}
 for name in os.listdir(os.path.join(out, "raw")):

@@ -20,6 +20,8 @@ import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.BufferClaim;
 import io.aeron.logbuffer.ControlledFragmentHandler;
 import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -36,10 +38,13 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
- * What the Aeron bridge costs: ring -> {@link AeronOutbound} -> Aeron IPC -> {@link AeronInbound}
- * -> ring, against raw Aeron IPC (a thread offering with {@code tryClaim}, a thread polling with
+ * What the Aeron bridge costs: ring -> {@link AeronOutbound} -> Aeron -> {@link AeronInbound}
+ * -> ring, against raw Aeron (a thread offering with {@code tryClaim}, a thread polling with
  * {@code controlledPoll}) with the same 8-byte {@link WireFormat} header and the same 24-byte
- * payload encoding, in the same JVM with the same embedded media driver.
+ * payload encoding, in the same JVM with the same embedded media driver, over the same channel:
+ * {@code --channel ipc} (the default, {@code aeron:ipc}) or {@code --channel udp} (unicast over
+ * the loopback interface, {@code aeron:udp?endpoint=localhost:PORT}, {@code --port} or else a
+ * port found free at start).
  *
  * <ul>
  *   <li>{@code --mode throughput}: the sender sends {@code --messages} as fast as it can; the run
@@ -56,11 +61,14 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  *      dev.slipstream.bench.aeron.AeronBridgeBench --mode throughput --impl bridge --messages 20000000 --wait spin
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
  *      dev.slipstream.bench.aeron.AeronBridgeBench --mode latency --impl raw --rate 100000 --messages 3000000 --wait spin
+ * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp benchmarks/target/benchmarks.jar \
+ *      dev.slipstream.bench.aeron.AeronBridgeBench --mode latency --impl bridge --channel udp --rate 100000 --wait spin
  * </pre>
  * {@code --impl raw|bridge}, {@code --wait spin|yield} (ring wait strategies and Aeron idle
- * strategies alike), {@code --ring} (slots per ring, bridge only), {@code --term} (IPC term
- * length). Spinning needs a core per busy thread: raw uses 2 plus the driver's, the bridge 4 plus
- * the driver's. It prints one line: {@code impl mode wait messages value unit [percentiles]}.
+ * strategies alike), {@code --ring} (slots per ring, bridge only), {@code --term} (term length of
+ * the IPC or UDP publication). Spinning needs a core per busy thread: raw uses 2 plus the driver's,
+ * the bridge 4 plus the driver's (one driver thread, {@code SHARED}, over either channel). It
+ * prints one line: {@code impl mode wait messages value unit [percentiles] channel}.
  */
 public final class AeronBridgeBench {
     static final int PAYLOAD = 24;
@@ -153,6 +161,8 @@ public final class AeronBridgeBench {
         final long warmup = Long.parseLong(o.getOrDefault("warmup", Long.toString(messages / 5)));
         final int ring = Integer.parseInt(o.getOrDefault("ring", "65536"));
         final int term = Integer.parseInt(o.getOrDefault("term", Integer.toString(16 << 20)));
+        final String channel = o.getOrDefault("channel", "ipc");
+        final String uri = channelUri(channel, Integer.parseInt(o.getOrDefault("port", "0")));
         if (!mode.equals("throughput") && !mode.equals("latency")) {
             throw new IllegalArgumentException("--mode must be throughput or latency, got " + mode);
         }
@@ -170,6 +180,7 @@ public final class AeronBridgeBench {
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(idle(wait))
                 .ipcTermBufferLength(term)
+                .publicationTermBufferLength(term)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
         final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -177,8 +188,8 @@ public final class AeronBridgeBench {
         final long start;
         try {
             start = impl.equals("raw")
-                    ? runRaw(aeron, receiver, messages, intervalNanos, wait)
-                    : runBridge(aeron, receiver, messages, intervalNanos, wait, ring);
+                    ? runRaw(aeron, uri, receiver, messages, intervalNanos, wait)
+                    : runBridge(aeron, uri, receiver, messages, intervalNanos, wait, ring);
         } finally {
             aeron.close();
             driver.close();
@@ -200,6 +211,7 @@ public final class AeronBridgeBench {
             final double seconds = (receiver.lastNanos - start) / 1e9;
             line.append(String.format(Locale.ROOT, " %.0f msgs/s", messages / seconds));
         }
+        line.append(" channel ").append(channel);
         System.out.println(line);
         if (receiver.received != messages || receiver.checksum != expected) {
             System.out.println("FAILED: received " + receiver.received + " of " + messages + ", checksum "
@@ -216,15 +228,36 @@ public final class AeronBridgeBench {
         return wait.equals("spin") ? new BusySpinWaitStrategy() : new YieldingWaitStrategy();
     }
 
+    /**
+     * The channel URI: {@code ipc}, or {@code udp} unicast to {@code localhost} on {@code port}
+     * (0: a port that was free on the loopback address a moment ago).
+     */
+    static String channelUri(final String channel, final int port) throws IOException {
+        switch (channel) {
+            case "ipc":
+                return "aeron:ipc";
+            case "udp":
+                return "aeron:udp?endpoint=localhost:" + (port != 0 ? port : freeUdpPort());
+            default:
+                throw new IllegalArgumentException("--channel must be ipc or udp, got " + channel);
+        }
+    }
+
+    private static int freeUdpPort() throws IOException {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
     private static String tempDir() throws IOException {
         return Files.createTempDirectory("slipstream-aeron-bench").resolve("aeron").toString();
     }
 
     /** Returns the start time; when it returns, every message has been received. */
-    private static long runRaw(final Aeron aeron, final Receiver receiver, final long messages,
+    private static long runRaw(final Aeron aeron, final String uri, final Receiver receiver, final long messages,
                                final long intervalNanos, final String wait) throws InterruptedException {
-        final ExclusivePublication publication = aeron.addExclusivePublication("aeron:ipc", STREAM);
-        final Subscription subscription = aeron.addSubscription("aeron:ipc", STREAM);
+        final ExclusivePublication publication = aeron.addExclusivePublication(uri, STREAM);
+        final Subscription subscription = aeron.addSubscription(uri, STREAM);
         while (!publication.isConnected()) {
             Thread.yield();
         }
@@ -272,18 +305,18 @@ public final class AeronBridgeBench {
         return start;
     }
 
-    private static long runBridge(final Aeron aeron, final Receiver receiver, final long messages,
+    private static long runBridge(final Aeron aeron, final String uri, final Receiver receiver, final long messages,
                                   final long intervalNanos, final String wait, final int ring)
             throws InterruptedException {
         final Slipstream<Msg> receiving = Slipstream.builder(Msg::new).name("receiving").ringSize(ring)
                 .producers(ProducerType.SINGLE).waitStrategy(ringWait(wait)).build();
         receiving.handleEventsWith((EventHandler<Msg>) (m, seq, end) -> receiver.onMessage(m));
         receiving.start();
-        final AeronInbound<Msg> inbound = AeronInbound.builder(aeron, "aeron:ipc", STREAM, receiving.ringBuffer(),
+        final AeronInbound<Msg> inbound = AeronInbound.builder(aeron, uri, STREAM, receiving.ringBuffer(),
                 DECODER).idleStrategy(idle(wait)).build();
         final Thread inboundThread = new Thread(inbound, "inbound");
         inboundThread.start();
-        final ExclusivePublication publication = aeron.addExclusivePublication("aeron:ipc", STREAM);
+        final ExclusivePublication publication = aeron.addExclusivePublication(uri, STREAM);
         final AeronOutbound<Msg> outbound = AeronOutbound.builder(publication, ENCODER).idleStrategy(idle(wait)).build();
         final Slipstream<Msg> sending = Slipstream.builder(Msg::new).name("sending").ringSize(ring)
                 .producers(ProducerType.SINGLE).waitStrategy(ringWait(wait)).build();

@@ -37,10 +37,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Throughput of ring -> {@link AeronOutbound} -> Aeron IPC -> {@link AeronInbound} -> ring
- * ({@code impl=bridge}) against raw Aeron IPC ({@code impl=raw}: the benchmark thread claims and
+ * Throughput of ring -> {@link AeronOutbound} -> Aeron -> {@link AeronInbound} -> ring
+ * ({@code impl=bridge}) against raw Aeron ({@code impl=raw}: the benchmark thread claims and
  * encodes each message itself, a poller thread decodes it), same header and payload as
- * {@link AeronBridgeBench}. The benchmark thread is the producer; the receiving end is in the
+ * {@link AeronBridgeBench}, over the channel {@code channel} names: {@code ipc} (the default) or
+ * {@code udp} (unicast over the loopback interface to a port found free at setup; one driver
+ * thread, {@code SHARED}, on both channels). The benchmark thread is the producer; the receiving end is in the
  * background, and back-pressure makes the producer's rate the end-to-end rate once the rings and
  * the term are full. At the end of each trial every message sent must have arrived with its
  * checksum, or the trial throws. The first messages of a trial fill the rings and the term at the
@@ -49,6 +51,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar AeronBridgeThroughput -p wait=busyspin -f 5
+ * java -jar benchmarks/target/benchmarks.jar AeronBridgeThroughput -p wait=busyspin -p channel=ipc,udp
  * </pre>
  */
 @State(Scope.Benchmark)
@@ -70,6 +73,10 @@ public class AeronBridgeThroughput {
     /** {@code yielding} or {@code busyspin}: ring wait strategies and Aeron idle strategies alike. */
     @Param({"yielding", "busyspin"})
     public String wait;
+
+    /** {@code ipc} ({@code aeron:ipc}) or {@code udp} ({@code aeron:udp?endpoint=localhost:PORT}). */
+    @Param({"ipc"})
+    public String channel;
 
     /** Slots per ring (bridge only). */
     @Param({"65536"})
@@ -103,11 +110,13 @@ public class AeronBridgeThroughput {
      */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
+        final String uri = AeronBridgeBench.channelUri(channel, 0); // refuses an unknown channel first
         driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
                 .aeronDirectoryName(Files.createTempDirectory("slipstream-aeron-jmh").resolve("aeron").toString())
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(idle())
                 .ipcTermBufferLength(16 << 20)
+                .publicationTermBufferLength(16 << 20)
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true));
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
@@ -118,11 +127,11 @@ public class AeronBridgeThroughput {
                     .producers(ProducerType.SINGLE).waitStrategy(ringWait()).build();
             receiving.handleEventsWith((EventHandler<AeronBridgeBench.Msg>) (m, seq, end) -> receiver.onMessage(m));
             receiving.start();
-            inbound = AeronInbound.builder(aeron, "aeron:ipc", STREAM, receiving.ringBuffer(), AeronBridgeBench.DECODER)
+            inbound = AeronInbound.builder(aeron, uri, STREAM, receiving.ringBuffer(), AeronBridgeBench.DECODER)
                     .idleStrategy(idle()).build();
             inboundThread = new Thread(inbound, "inbound");
             inboundThread.start();
-            publication = aeron.addExclusivePublication("aeron:ipc", STREAM);
+            publication = aeron.addExclusivePublication(uri, STREAM);
             final AeronOutbound<AeronBridgeBench.Msg> outbound = AeronOutbound.builder(publication,
                     AeronBridgeBench.ENCODER).idleStrategy(idle()).build();
             sending = Slipstream.builder(AeronBridgeBench.Msg::new).name("sending").ringSize(ringSize)
@@ -130,8 +139,8 @@ public class AeronBridgeThroughput {
             sending.handleEventsWith(outbound.stageSpec("to-aeron"));
             sending.start();
         } else if (impl.equals("raw")) {
-            subscription = aeron.addSubscription("aeron:ipc", STREAM);
-            publication = aeron.addExclusivePublication("aeron:ipc", STREAM);
+            subscription = aeron.addSubscription(uri, STREAM);
+            publication = aeron.addExclusivePublication(uri, STREAM);
             polling = true;
             poller = new Thread(() -> {
                 final AeronBridgeBench.Msg m = new AeronBridgeBench.Msg();
