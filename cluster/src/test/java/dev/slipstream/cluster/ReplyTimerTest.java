@@ -9,9 +9,7 @@ import io.aeron.logbuffer.Header;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -65,18 +63,9 @@ class ReplyTimerTest {
                 }).build();
         final List<String> scheduled = new ArrayList<>();
         final long[] now = {0};
-        final ClientSession session = Stubs.proxy(ClientSession.class, (method, args) -> switch (method) {
-            case "id" -> 1L;
-            case "isClosing" -> false;
-            case "offer" -> 1L;
-            default -> null;
-        });
-        final Cluster cluster = Stubs.proxy(Cluster.class, (method, args) -> switch (method) {
-            case "idleStrategy" -> new SleepingMillisIdleStrategy(1);
-            case "timeUnit" -> TimeUnit.MILLISECONDS;
+        final ClientSession session = Stubs.session();
+        final Cluster cluster = Stubs.cluster(session, (method, args) -> switch (method) {
             case "time" -> now[0];
-            case "memberId" -> 0;
-            case "getClientSession" -> session;
             case "scheduleTimer" -> {
                 scheduled.add(String.valueOf(args[1]));
                 yield true;

@@ -15,11 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.concurrent.AgentTerminationException;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -196,18 +194,9 @@ class StageTimerRulesTest {
                 .build();
         final List<String> scheduled = new ArrayList<>();
         final int[] entry = {0};
-        final ClientSession session = Stubs.proxy(ClientSession.class, (method, args) -> switch (method) {
-            case "id" -> 1L;
-            case "isClosing" -> false;
-            case "offer" -> 1L;
-            default -> null;
-        });
-        final Cluster cluster = Stubs.proxy(Cluster.class, (method, args) -> switch (method) {
-            case "idleStrategy" -> new SleepingMillisIdleStrategy(1);
-            case "timeUnit" -> TimeUnit.MILLISECONDS;
-            case "memberId" -> 0;
+        final ClientSession session = Stubs.session();
+        final Cluster cluster = Stubs.cluster(session, (method, args) -> switch (method) {
             case "logPosition" -> 64L * entry[0];
-            case "getClientSession" -> session;
             case "scheduleTimer" -> {
                 if ((long) args[0] != PipelineClusteredService.REPLY_TIMER_ID) {
                     scheduled.add(entry[0] + ":schedule " + args[0] + "@" + args[1]);

@@ -1,6 +1,10 @@
 package dev.slipstream.cluster;
 
+import io.aeron.cluster.service.ClientSession;
+import io.aeron.cluster.service.Cluster;
 import java.lang.reflect.Proxy;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 /** Stubs of Aeron's interfaces ({@code Cluster}, {@code ClientSession}) whose methods answer by name. */
 final class Stubs {
@@ -17,6 +21,30 @@ final class Stubs {
                     case "equals" -> self == args[0];
                     default -> answer.answer(method.getName(), args);
                 });
+    }
+
+    /** A client session, id 1, that takes every reply. */
+    static ClientSession session() {
+        return proxy(ClientSession.class, (method, args) -> switch (method) {
+            case "id" -> 1L;
+            case "isClosing" -> false;
+            case "offer" -> 1L;
+            default -> null;
+        });
+    }
+
+    /**
+     * A one-member cluster in milliseconds that knows {@code session}; every other method goes to
+     * {@code more}, which names what a test records or controls (time, timers, log position).
+     */
+    static Cluster cluster(final ClientSession session, final Answer more) {
+        return proxy(Cluster.class, (method, args) -> switch (method) {
+            case "idleStrategy" -> new SleepingMillisIdleStrategy(1);
+            case "timeUnit" -> TimeUnit.MILLISECONDS;
+            case "memberId" -> 0;
+            case "getClientSession" -> session;
+            default -> more.answer(method, args);
+        });
     }
 
     @FunctionalInterface
