@@ -74,8 +74,7 @@ class ReplyTimerTest {
         });
         service.onStart(cluster, null);
         final UnsafeBuffer command = new UnsafeBuffer(new byte[CommandWireFormat.COMMAND_HEADER_LENGTH + 8]);
-        final Header header = new Header(0, 16);
-        header.buffer(new UnsafeBuffer(new byte[64]));
+        final Header header = Stubs.header();
         try {
             long correlationId = 0;
             for (final String entry : LOG) {

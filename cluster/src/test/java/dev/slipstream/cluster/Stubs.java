@@ -2,9 +2,11 @@ package dev.slipstream.cluster;
 
 import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
+import io.aeron.logbuffer.Header;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /** Stubs of Aeron's interfaces ({@code Cluster}, {@code ClientSession}) whose methods answer by name. */
 final class Stubs {
@@ -45,6 +47,13 @@ final class Stubs {
             case "getClientSession" -> session;
             default -> more.answer(method, args);
         });
+    }
+
+    /** A log fragment's header over a zeroed frame: enough for {@code header.position()}. */
+    static Header header() {
+        final Header header = new Header(0, 16);
+        header.buffer(new UnsafeBuffer(new byte[64]));
+        return header;
     }
 
     @FunctionalInterface
