@@ -213,7 +213,10 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         return outbox;
     }
 
-    /** @return true if replies ready between log callbacks leave from the leader at once (see {@link Builder#fastReplies}) */
+    /**
+     * @return true if the leader sends replies ready between log callbacks at once (see
+     *         {@link Builder#fastReplies})
+     */
     public boolean fastReplies() {
         return fastReplies;
     }
