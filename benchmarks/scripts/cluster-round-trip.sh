@@ -107,7 +107,7 @@ for rate in sorted({r for (_, r, _) in rows}):
         for fig, name in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9"), ("achieved", "achieved/s")):
             v = list(rows.get((impl, rate, fig), {}).values())
             cells.append(f"{name} {spread(v)}" if v else f"{name} -")
-        print(f"  {impl:<9} " + "  ".join(cells))
+        print(f"  {impl:<12} " + "  ".join(cells))
     for impl in (i for i in impls if i != "echo"):
         for fig, name in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9")):
             p, e = rows.get((impl, rate, fig), {}), rows.get(("echo", rate, fig), {})
