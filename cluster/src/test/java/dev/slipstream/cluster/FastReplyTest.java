@@ -86,6 +86,9 @@ class FastReplyTest {
                         () -> arrived.size() == expected);
             }
         }
+        // the client closed its session: the leader closes the publication it kept for it
+        Await.until("the session's own publication to be closed", LIMIT, () -> { },
+                () -> cluster.service.egress.handlesUp() == 0);
         assertEquals(List.of(1L, 2L, 3L), arrived);
         assertEquals(0, watch.timerEvents(), "timer events: none was needed");
         assertEquals(3, cluster.service.repliesBetweenCallbacks(), "replies sent between log callbacks");
@@ -167,6 +170,62 @@ class FastReplyTest {
             assertTrue(inCallbacks >= bursts, "replies sent in log callbacks: " + inCallbacks);
             assertEquals(0, watch[0].timerEvents(), "timer events");
         }
+    }
+
+    /**
+     * Three members; the leader is closed while a client's session is open; the new leader adds
+     * its own publication for that session when it takes over, and its replies go out on it.
+     */
+    @Test
+    void aNewLeaderSendsOnItsOwnPublicationToASessionOpenedBefore() {
+        final List<String> endpoints = List.of("localhost:24400", "localhost:24410", "localhost:24420");
+        final List<ClusterMember> members = new ArrayList<>();
+        final List<PipelineClusteredService<Amount>> services = new ArrayList<>();
+        final ClientDriver clientDriver = new ClientDriver(dir.resolve("client-driver"));
+        try {
+            for (int id = 0; id < endpoints.size(); id++) {
+                services.add(TestPipelines.service(Ledger::new, new AtomicReference<>()));
+                members.add(ClusterMember.start(new MemberConfig(id, endpoints, dir.resolve("member-" + id),
+                        Duration.ofSeconds(2), Duration.ofSeconds(60)), services.get(id)));
+            }
+            final int first = awaitLeader(members, -1);
+            final Replies replies = new Replies();
+            try (ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                    .aeronDirectoryName(clientDriver.directory())
+                    .ingressEndpoints(members.get(0).config().clusterMembers().ingressEndpoints())
+                    .clientId(1)
+                    .resendAfterNs(TimeUnit.SECONDS.toNanos(60))
+                    .replyListener(replies))) {
+                SingleMember.sendAll(client, SingleMember.range(1, 50));
+                members.get(first).close();
+                members.set(first, null);  // closed once
+                final int second = awaitLeader(members, first);
+                Await.until("the new leader's own publication to the session", LIMIT, client::poll,
+                        () -> services.get(second).egress.handlesUp() >= 1);
+                SingleMember.sendAll(client, SingleMember.range(51, 50));
+                assertTrue(services.get(second).fastRepliesSent() > 0,
+                        "replies the new leader sent on its own publication: " + services.get(second).fastRepliesSent());
+            }
+            assertEquals(100, replies.status.size());
+        } finally {
+            CloseHelper.quietCloseAll(members);
+            clientDriver.close();
+        }
+    }
+
+    /** @return the index of the member that leads, other than {@code not} */
+    private static int awaitLeader(final List<ClusterMember> members, final int not) {
+        final int[] leader = {-1};
+        Await.until("a leader", LIMIT, () -> { }, () -> {
+            for (int id = 0; id < members.size(); id++) {
+                if (id != not && members.get(id).role() == Cluster.Role.LEADER) {
+                    leader[0] = id;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return leader[0];
     }
 
     @Test
