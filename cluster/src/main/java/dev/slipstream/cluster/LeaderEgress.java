@@ -70,6 +70,8 @@ class LeaderEgress {
     private volatile long sent;
     /** Written by the service thread only; read by tests. */
     private volatile int handlesUp;
+    /** Written by the service thread only; read by tests. */
+    private volatile int handlesShared;
 
     LeaderEgress() {
         encoder.wrapAndApplyHeader(header, 0, new MessageHeaderEncoder());
@@ -91,6 +93,14 @@ class LeaderEgress {
     /** @return how many sessions have a handle here that the media driver has added */
     int handlesUp() {
         return handlesUp;
+    }
+
+    /**
+     * @return how many of those share the driver's publication that another client (the
+     *         cluster's own session publication) added first: one log, one image at the client
+     */
+    int handlesShared() {
+        return handlesShared;
     }
 
     /** @return replies offered through these handles and accepted */
@@ -152,6 +162,8 @@ class LeaderEgress {
                 entry.publication = aeron.getPublication(entry.registrationId);
                 if (entry.publication != null) {
                     handlesUp = handlesUp + 1;  // single writer: the service thread
+                    entry.shared = entry.publication.originalRegistrationId() != entry.registrationId;
+                    handlesShared = handlesShared + (entry.shared ? 1 : 0);
                     pending--;
                     work++;
                 }
@@ -224,6 +236,7 @@ class LeaderEgress {
             entry.publication.close();  // asynchronous: the driver is told, not waited for
             entry.publication = null;
             handlesUp = handlesUp - 1;  // single writer: the service thread
+            handlesShared = handlesShared - (entry.shared ? 1 : 0);
         } else if (entry.registrationId != PENDING) {
             cluster.aeron().asyncRemovePublication(entry.registrationId);
             pending--;
@@ -236,6 +249,8 @@ class LeaderEgress {
         final long clusterSessionId;
         long registrationId = PENDING;
         Publication publication;
+        /** True if the driver's publication was added first by another client. */
+        boolean shared;
 
         SessionEgress(final long clusterSessionId) {
             this.clusterSessionId = clusterSessionId;

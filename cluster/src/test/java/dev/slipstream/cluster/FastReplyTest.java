@@ -102,6 +102,8 @@ class FastReplyTest {
         if (service.fastReplies()) {
             Await.until("the leader's own publication to the client", LIMIT, client::poll,
                     () -> service.egress.handlesUp() == 1);
+            // the driver shares it with the cluster's own session publication: one image at the client
+            assertEquals(1, service.egress.handlesShared(), "handles sharing the cluster's session publication");
         }
     }
 
