@@ -46,7 +46,14 @@ import org.agrona.concurrent.IdleStrategy;
  *       that timer depends on the log alone, never on the pipeline's progress, so every member
  *       schedules the same timers as the leader (Aeron Cluster matches them by id). That timer never
  *       reaches the stages, so members whose pipelines run at different speeds still reach the
- *       same state.</li>
+ *       same state.
+ *       With {@link Builder#fastReplies} on (the default), the leader also keeps a publication
+ *       of its own on each client session's reply channel and sends the ready replies from
+ *       {@code doBackgroundWork}, framed as the cluster frames them, so a reply made after its
+ *       command's callback returned leaves at once. A session's replies form one queue, drained
+ *       by whichever path comes first, so they leave in order; a session whose own publication
+ *       is not up yet keeps the log-callback path. The reply timer is scheduled as before,
+ *       whether or not this path sent anything.</li>
  *   <li><b>Stage timers.</b> A {@link TimerPolicy} set with {@link Builder#timers} runs on the
  *       service thread for every event before it enters the ring and may schedule and cancel
  *       timers with ids from 0 up through the cluster's timer API: a function of the log, like
@@ -111,9 +118,17 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private final EventTranslator<ClusterCommand<T>> translator = this::translate;
     private final EventTranslator<ClusterCommand<T>> timerTranslator = this::translateTimer;
     private final ReplyOutbox.ReplyTarget replyTarget = this::offerReply;
+    private final ReplyOutbox.ReplyTarget directTarget = this::offerDirect;
+    private final boolean fastReplies;
+    /** The first reply timer tick after a command, in ms; longer only in tests that must not see it fire. */
+    private final long replyTimerFirstTickMs;
+    /** Written by the service thread only; read by tests. */
+    private volatile long repliesBetweenCallbacks;
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
     /** Replaced by tests that seed a bug; the real one waits for the pipeline at the log position. */
     Runnable quiescer = this::awaitQuiescent;
+    /** Replaced by tests that seed a bug; the real one sends only while this member leads. */
+    LeaderEgress egress = new LeaderEgress();
     DedupTable dedup;
 
     /** True while a snapshot waits for the stages; written by the service thread only. */
@@ -163,6 +178,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.snapshotChunkLength = builder.snapshotChunkLength;
         this.timerPolicy = builder.timerPolicy;
         this.timerPayload = builder.timerPayload;
+        this.fastReplies = builder.fastReplies;
+        this.replyTimerFirstTickMs = builder.replyTimerFirstTickMs;
         this.dedup = new DedupTable();
     }
 
@@ -196,12 +213,31 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         return outbox;
     }
 
+    /**
+     * @return true if the leader sends replies ready between log callbacks at once (see
+     *         {@link Builder#fastReplies})
+     */
+    public boolean fastReplies() {
+        return fastReplies;
+    }
+
+    /** @return replies this member sent on its own reply publications, between log callbacks or in them */
+    long fastRepliesSent() {
+        return egress.sent();
+    }
+
+    /** @return replies sent from {@code doBackgroundWork}, between log callbacks */
+    long repliesBetweenCallbacks() {
+        return repliesBetweenCallbacks;
+    }
+
     // ============================================================================ lifecycle
 
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
         this.cluster = cluster;
         this.idle = cluster.idleStrategy();
+        egress.bind(cluster);
         this.outbox = new ReplyOutbox(replyCapacity, maxReplyLength);
         outbox.bindServiceThread(Thread.currentThread());
         this.timers = timerPolicy == null ? null : new ServiceTimers(cluster, Thread.currentThread());
@@ -227,12 +263,25 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     @Override
     public void onSessionOpen(final ClientSession session, final long timestamp) {
-        // nothing to do: a session is known by its id in each command
+        // a session is known by its id in each command; the leader adds its own reply publication
+        if (fastReplies) {
+            egress.onSessionOpen(session);
+        }
     }
 
     @Override
     public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
         // replies still queued for it are counted undeliverable when their turn comes
+        if (fastReplies) {
+            egress.onSessionClose(session.id());
+        }
+    }
+
+    @Override
+    public void onNewLeadershipTermEvent(final long leadershipTermId, final long logPosition, final long timestamp,
+            final long termBaseLogPosition, final int leaderMemberId, final int logSessionId, final TimeUnit timeUnit,
+            final int appVersion) {
+        egress.onNewLeadershipTerm(leadershipTermId);
     }
 
     @Override
@@ -303,11 +352,16 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     @Override
     public void onRoleChange(final Cluster.Role newRole) {
-        // every role runs the same pipeline; followers' replies are discarded by the cluster
+        // every role runs the same pipeline; followers' replies are discarded by the cluster, and
+        // only the leader keeps reply publications of its own
+        if (fastReplies) {
+            egress.onRoleChange(newRole);
+        }
     }
 
     @Override
     public void onTerminate(final Cluster cluster) {
+        egress.closeAll();
         final Slipstream<ClusterCommand<T>> stopping = pipeline;
         if (stopping != null) {
             final ShutdownResult result = stopping.shutdown(Duration.ofSeconds(5));
@@ -320,12 +374,17 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     @Override
     public int doBackgroundWork(final long nowNs) {
-        // Aeron refuses offers to client sessions from here (egress is sent from log callbacks
-        // only); replies ready between commands go out on the reply timer's event
-        if (pipeline != null) {
-            checkPipeline();
+        if (pipeline == null) {
+            return 0;
         }
-        return 0;
+        checkPipeline();
+        // Aeron refuses offers to client sessions from here (ClientSession.offer throws): the
+        // leader sends on its own publications; whatever cannot leave here stays queued, in
+        // order, for the next log callback or the reply timer's event
+        if (!egress.sends()) {
+            return 0;
+        }
+        return egress.poll() + outbox.deliver(directTarget);
     }
 
     // ============================================================================ the work
@@ -368,7 +427,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         if (firstTick == 0) {
             // the cluster's time unit is known once the log is joined, not in onStart
             final TimeUnit unit = cluster.timeUnit();
-            firstTick = Math.max(1, unit.convert(1, TimeUnit.MILLISECONDS));
+            firstTick = Math.max(1, unit.convert(replyTimerFirstTickMs, TimeUnit.MILLISECONDS));
             longestTick = Math.max(1, unit.convert(100, TimeUnit.MILLISECONDS));
             tickingFor = Math.max(1, unit.convert(10, TimeUnit.SECONDS));
         }
@@ -405,11 +464,16 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         return outbox.deliver(replyTarget);
     }
 
+    /** In a log callback: the session's own publication if this member has one up, else the session's offer. */
     private int offerReply(final long clusterSessionId, final DirectBuffer buffer, final int offset,
             final int length) {
         final ClientSession session = cluster.getClientSession(clusterSessionId);
         if (session == null || session.isClosing()) {
             return ReplyOutbox.ReplyTarget.GONE;
+        }
+        final int direct = egress.offer(clusterSessionId, buffer, offset, length);
+        if (direct != LeaderEgress.NO_ROUTE) {
+            return direct;
         }
         final long result = session.offer(buffer, offset, length);
         if (result > 0) {
@@ -424,6 +488,24 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             return ReplyOutbox.ReplyTarget.NOT_CONNECTED;
         }
         return ReplyOutbox.ReplyTarget.GONE;
+    }
+
+    /**
+     * In {@code doBackgroundWork}: the session's own publication, or nothing. A reply that cannot
+     * leave here is {@code RETRY}: it stays at the head of the outbox, before every later reply,
+     * until a log callback offers it through the session.
+     */
+    private int offerDirect(final long clusterSessionId, final DirectBuffer buffer, final int offset,
+            final int length) {
+        final ClientSession session = cluster.getClientSession(clusterSessionId);
+        if (session == null || session.isClosing()) {
+            return ReplyOutbox.ReplyTarget.GONE;
+        }
+        final int direct = egress.offer(clusterSessionId, buffer, offset, length);
+        if (direct == ReplyOutbox.ReplyTarget.SENT) {
+            repliesBetweenCallbacks = repliesBetweenCallbacks + 1;  // single writer: the service thread
+        }
+        return direct == LeaderEgress.NO_ROUTE ? ReplyOutbox.ReplyTarget.RETRY : direct;
     }
 
     /** Waits until every stage has handled every published command, sending replies meanwhile. */
@@ -503,6 +585,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         private int snapshotChunkLength = 16 * 1024;
         private TimerPolicy<T> timerPolicy;
         private TimerPayload<T> timerPayload;
+        private boolean fastReplies = true;
+        private long replyTimerFirstTickMs = 1;
 
         private Builder(final Supplier<T> payloadFactory) {
             this.payloadFactory = payloadFactory;
@@ -618,6 +702,39 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             this.timerPolicy = Objects.requireNonNull(policy, "timer policy must not be null");
             this.timerPayload = Objects.requireNonNull(payload,
                     "timer payload must not be null: a timer event's slot must be filled from the timer alone");
+            return this;
+        }
+
+        /**
+         * Sets whether the leader sends replies that become ready between log callbacks at once
+         * (default: true). Aeron Cluster lets a service offer to a client session only inside a
+         * log callback; with this on, the leader keeps a publication of its own on each open
+         * session's reply channel and sends ready replies from {@code doBackgroundWork} too,
+         * framed as the cluster frames them. Off, such a reply waits for the next log callback:
+         * the next command, or the reply timer's event about a millisecond later. Followers
+         * never send either way.
+         *
+         * <pre>{@code
+         * builder.fastReplies(false);        // replies leave on log callbacks only
+         * }</pre>
+         *
+         * @param on true to send ready replies from {@code doBackgroundWork} on the leader
+         * @return this builder
+         */
+        public Builder<T> fastReplies(final boolean on) {
+            this.fastReplies = on;
+            return this;
+        }
+
+        /**
+         * Sets how long after a command the reply timer first fires (default 1 ms). Tests set it
+         * beyond their own bounds to show that a reply left without the timer.
+         */
+        Builder<T> replyTimerFirstTick(final Duration delay) {
+            if (delay.toMillis() < 1) {
+                throw new IllegalArgumentException("reply timer first tick must be at least 1 ms, was " + delay);
+            }
+            this.replyTimerFirstTickMs = delay.toMillis();
             return this;
         }
 

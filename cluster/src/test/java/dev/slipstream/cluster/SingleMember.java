@@ -29,8 +29,14 @@ final class SingleMember implements AutoCloseable {
     }
 
     SingleMember start(final PipelineClusteredService<Amount> clusteredService) {
+        return start(clusteredService, clusteredService);
+    }
+
+    /** Starts the member with {@code container} (which wraps {@code clusteredService}) in its container. */
+    SingleMember start(final PipelineClusteredService<Amount> clusteredService,
+            final io.aeron.cluster.service.ClusteredService container) {
         this.service = clusteredService;
-        this.member = ClusterMember.start(config, clusteredService);
+        this.member = ClusterMember.start(config, container);
         return this;
     }
 

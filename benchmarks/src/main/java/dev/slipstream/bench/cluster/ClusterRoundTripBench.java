@@ -50,7 +50,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * wheel tick, default Aeron's: a wheel of 8 ms), {@code --client-idle yield|spin|backoff} (how
  * the client waits for the next send, default yield), {@code --port} (the member's base port,
  * default 22300; member i uses base port + 10 i), {@code --members} (default 1; 3 runs three members in this
- * JVM, with their own directories and ports, each command committed by a majority of them).
+ * JVM, with their own directories and ports, each command committed by a majority of them),
+ * {@code --fast-replies on|off} (pipeline, default on: the leader also sends ready replies from
+ * {@code doBackgroundWork}; off, a reply made after its command's callback leaves on the next
+ * log callback).
  * The members' agents back off (spin, yield, park up to 1 ms), as
  * {@link ClusterMember} sets them. Prints {@code RESULT impl=.. rate=.. figure=F value=V ...}
  * for F in p50, p90, p99, p999, max (microseconds) and achieved (answers per second).
@@ -92,7 +95,7 @@ public final class ClusterRoundTripBench {
         try {
             for (int i = 0; i < o.members; i++) {
                 final ClusteredService service = o.impl.equals("echo") ? new EchoService()
-                        : PipelineServices.service(o.stages, o.ringWait);
+                        : PipelineServices.service(o.stages, o.ringWait, o.fastReplies);
                 final MemberConfig config = new MemberConfig(i, memberList, dir.resolve("member-" + i),
                         Duration.ofSeconds(10), Duration.ofSeconds(60));
                 members[i] = ClusterMember.start(o.timers.equals("heap") ? config.withPriorityHeapTimers()
@@ -154,9 +157,10 @@ public final class ClusterRoundTripBench {
     private static void report(final Options o, final Answers answers, final long start) {
         final Histogram h = answers.histogram;
         final String tags = String.format(Locale.ROOT, " stages=%s timers=%s tick=%s ring-wait=%s client-idle=%s"
-                        + " members=%d count=%d", o.impl.equals("echo") ? "-" : Integer.toString(o.stages), o.timers,
-                o.timers.equals("heap") ? "-" : o.tickMs + "ms", o.impl.equals("echo") ? "-" : o.ringWaitName,
-                o.clientIdleName, o.members, h.getTotalCount());
+                        + " members=%d fast-replies=%s count=%d",
+                o.impl.equals("echo") ? "-" : Integer.toString(o.stages), o.timers, o.timers.equals("heap") ? "-" : o.tickMs + "ms", o.impl.equals("echo") ? "-" : o.ringWaitName,
+                o.clientIdleName, o.members, o.impl.equals("echo") ? "-" : o.fastReplies ? "on" : "off",
+                h.getTotalCount());
         final double measuredSeconds = (answers.lastAnswerNanos - (start + o.warmupCommands()
                 * (TimeUnit.SECONDS.toNanos(1) / o.rate))) / 1e9;
         final String[] figures = {"p50", "p90", "p99", "p999", "max"};

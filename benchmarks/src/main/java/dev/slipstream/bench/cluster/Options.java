@@ -25,7 +25,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  */
 final class Options {
     private static final Set<String> NAMES = Set.of("impl", "rate", "seconds", "warmup", "stages", "ring-wait",
-            "timers", "tick-ms", "client-idle", "port", "members");
+            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies");
     final String impl;
     final int rate;
     final int seconds;
@@ -39,6 +39,8 @@ final class Options {
     final IdleStrategy clientIdle;
     final int port;
     final int members;
+    /** The pipeline's leader sends replies from doBackgroundWork too ({@code --fast-replies on}, the default). */
+    final boolean fastReplies;
 
     private Options(final Map<String, String> o) {
         impl = oneOf(o, "impl", "pipeline", "echo", "pipeline");
@@ -63,6 +65,7 @@ final class Options {
         };
         port = positive(o, "port", 22300);
         members = positive(o, "members", 1);
+        fastReplies = oneOf(o, "fast-replies", "on", "on", "off").equals("on");
         if (members % 2 == 0) {
             throw new IllegalArgumentException("--members must be odd (a majority must be able to commit), was "
                     + members);

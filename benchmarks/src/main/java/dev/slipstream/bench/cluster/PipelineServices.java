@@ -45,6 +45,19 @@ public final class PipelineServices {
      * @throws IllegalArgumentException if {@code stages} is under 1
      */
     public static PipelineClusteredService<Amount> service(final int stages, final Supplier<WaitStrategy> ringWait) {
+        return service(stages, ringWait, true);
+    }
+
+    /**
+     * @param stages the pipeline's stages, the last one replying; at least 1
+     * @param ringWait how the stages wait
+     * @param fastReplies whether the leader sends ready replies from {@code doBackgroundWork} too
+     *        (see {@code PipelineClusteredService.Builder#fastReplies})
+     * @return the service, to start in one member
+     * @throws IllegalArgumentException if {@code stages} is under 1
+     */
+    public static PipelineClusteredService<Amount> service(final int stages, final Supplier<WaitStrategy> ringWait,
+            final boolean fastReplies) {
         if (stages < 1) {
             throw new IllegalArgumentException("stages must be at least 1 (the reply stage), was " + stages);
         }
@@ -53,6 +66,7 @@ public final class PipelineServices {
                 .ringSize(4096)
                 .replies(4096, Long.BYTES)
                 .waitStrategy(ringWait)
+                .fastReplies(fastReplies)
                 .pipeline((pipeline, outbox, states) -> {
                     final EventHandler<ClusterCommand<Amount>> reply = (command, sequence, endOfBatch) ->
                             outbox.reply(command, (buffer, offset, amount) -> {

@@ -1,6 +1,7 @@
 package dev.slipstream.bench.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -75,6 +76,10 @@ class ClusterRoundTripBenchTest {
                 .getMessage().contains("unknown option --speed"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--members", "2"}))
                 .getMessage().contains("--members must be odd"));
+        assertTrue(o.fastReplies, "fast replies are on by default");
+        assertFalse(Options.parse(new String[] {"--fast-replies", "off"}).fastReplies);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--fast-replies",
+            "no"})).getMessage().contains("--fast-replies must be one of on, off"));
     }
 
     @Test

@@ -270,7 +270,8 @@ class DocsConsistencyTest {
             "java.util.concurrent.atomic", "java.util.concurrent.locks", "java.util.function", "java.util.stream",
             "java.io", "java.nio", "java.nio.channels", "java.nio.file", "java.time", "java.lang.invoke",
             "java.lang.management", "java.lang.ref", "java.net", "jdk.jfr", "sun.misc", "io.aeron", "io.aeron.driver",
-            "io.aeron.logbuffer", "io.aeron.cluster", "io.aeron.cluster.service", "org.agrona", "org.agrona.concurrent",
+            "io.aeron.logbuffer", "io.aeron.cluster", "io.aeron.cluster.service", "io.aeron.cluster.client",
+            "io.aeron.cluster.codecs", "org.agrona", "org.agrona.concurrent",
             "org.HdrHistogram", "io.micrometer.core.instrument", "io.micrometer.core.instrument.binder");
     /** Types the docs name that are on no class path of this module, with where they come from. */
     static final Map<String, String> ELSEWHERE = Map.of(
