@@ -27,6 +27,8 @@ final class JournalWriter {
     private final SyncPolicy.Kind syncKind;
     private final long syncIntervalNanos;
     private final Consumer<Segment> onNewSegment;
+    /** Null unless the configuration asks for pretouched segments. */
+    private final SegmentPretoucher pretoucher;
     private final CRC32C crc = new CRC32C();
     /** Highest sequence written to the page cache: survives a process kill. */
     private final Sequence written;
@@ -49,13 +51,15 @@ final class JournalWriter {
     private boolean closed;
 
     JournalWriter(final JournalConfig config, final Segment segment, final int position, final long nextSequence,
-                  final boolean recoveredDurable, final Consumer<Segment> onNewSegment) {
+                  final boolean recoveredDurable, final Consumer<Segment> onNewSegment,
+                  final SegmentPretoucher pretoucher) {
         this.directory = config.directory();
         this.newSegmentSize = config.segmentSize();
         this.indexInterval = config.indexInterval();
         this.syncKind = config.syncPolicy().kind();
         this.syncIntervalNanos = config.syncPolicy().intervalNanos();
         this.onNewSegment = onNewSegment;
+        this.pretoucher = pretoucher;
         this.written = new Sequence(nextSequence - 1);
         this.durable = new Sequence(recoveredDurable ? nextSequence - 1 : Sequence.INITIAL_VALUE);
         this.nextSequence = nextSequence;
@@ -218,13 +222,32 @@ final class JournalWriter {
                         full.file, dirtyFrom, durable.get() + 1, e);
             }
         }
-        final Segment next = Segment.create(directory, firstSequence, newSegmentSize, indexInterval, sync);
+        final Segment next = nextSegment(firstSequence, sync);
         onNewSegment.accept(next);
         use(next, next.dataStart);
         if (sync) {
             durable.set(nextSequence - 1);
         }
         Unmapper.unmap(full.mapping);
+    }
+
+    /** The pretoucher's spare if one is ready (its pages resident and writable), else a new file. */
+    private Segment nextSegment(final long firstSequence, final boolean sync) {
+        final SpareSegment spare = pretoucher == null ? null : pretoucher.takeReady();
+        if (spare == null) {
+            return Segment.create(directory, firstSequence, newSegmentSize, indexInterval, sync);
+        }
+        try {
+            return Segment.adopt(spare, directory, firstSequence, indexInterval, sync);
+        } catch (RuntimeException | Error e) {
+            try {
+                Unmapper.unmap(spare.pages());
+                java.nio.file.Files.deleteIfExists(spare.file());
+            } catch (java.io.IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 
     /** Forces (unless the policy is never) and unmaps; the writer is unusable afterwards. */

@@ -132,6 +132,40 @@ final class Segment {
             throw new JournalException("cannot create segment file " + temp + " (" + segmentSize + " bytes): " + e,
                     temp, 0, firstSequence, e);
         }
+        writeHeader(mapping, firstSequence, segmentSize, indexInterval);
+        if (durable) {
+            mapping.force();
+        }
+        name(temp, file, directory, firstSequence, durable);
+        return new Segment(file, mapping);
+    }
+
+    /**
+     * Makes a {@link SpareSegment} the segment that starts at {@code firstSequence}: writes its
+     * header, forces it if {@code durable}, and gives the file its real name, as {@link #create}
+     * does. The spare's other pages are zero already; only the header page is forced (forcing the
+     * whole file would write every touched page of zeros back on the writer's thread).
+     */
+    static Segment adopt(final SpareSegment spare, final Path directory, final long firstSequence,
+                         final int indexInterval, final boolean durable) {
+        final Path file = directory.resolve(fileName(firstSequence));
+        if (Files.exists(file)) {
+            throw new JournalException("cannot create segment " + file + " for sequence " + firstSequence
+                    + ": the file exists already", file, 0, firstSequence, null);
+        }
+        // a spare is always a mapping of a file; only the model check of the hand-over uses heap buffers
+        final MappedByteBuffer mapping = (MappedByteBuffer) spare.pages();
+        mapping.order(ByteOrder.LITTLE_ENDIAN);
+        writeHeader(mapping, firstSequence, mapping.capacity(), indexInterval);
+        if (durable) {
+            mapping.force(0, HEADER_SIZE);
+        }
+        name(spare.file(), file, directory, firstSequence, durable);
+        return new Segment(file, mapping);
+    }
+
+    private static void writeHeader(final MappedByteBuffer mapping, final long firstSequence, final int segmentSize,
+                                    final int indexInterval) {
         mapping.order(ByteOrder.LITTLE_ENDIAN);
         final int entries = indexEntries(segmentSize, indexInterval);
         mapping.putLong(OFF_MAGIC, MAGIC)
@@ -142,10 +176,12 @@ final class Segment {
                 .putInt(OFF_INDEX_INTERVAL, indexInterval)
                 .putInt(OFF_INDEX_ENTRIES, entries)
                 .putInt(OFF_HEADER_CRC, headerCrc(mapping));
+    }
+
+    /** Renames a segment's temporary file (its header written, forced if durable) to its real name. */
+    private static void name(final Path temp, final Path file, final Path directory, final long firstSequence,
+                             final boolean durable) {
         try {
-            if (durable) {
-                mapping.force();
-            }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
             if (durable) {
                 syncDirectory(directory);
@@ -156,7 +192,6 @@ final class Segment {
         } catch (IOException e) {
             throw new JournalException("cannot create segment " + file + ": " + e, file, 0, firstSequence, e);
         }
-        return new Segment(file, mapping);
     }
 
     /** Maps an existing segment and checks its header against its name. */
