@@ -150,6 +150,10 @@ public final class Journal implements AutoCloseable {
                 // what the previous writer left in the page cache is durable from here on
                 last.mapping.force();
             }
+            if (config.pretouch()) {
+                // the segment the writer starts in: touched here, before the writer exists
+                last.touchPagesFrom(recovered.position);
+            }
             return new Journal(config, lock, segments, last, recovered, touched);
         } catch (IOException e) {
             closeQuietly(lock, e);

@@ -45,6 +45,8 @@ final class Segment {
     /** {@link #check} found a record that fails its check. */
     static final int BAD = -1;
 
+    /** An int of the mapping, compare-and-set by {@link #touchPagesFrom} (a write that never changes a byte). */
+    private static final VarHandle PAGE_WORD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** A record's CRC32C field, read and written with an explicit access mode. */
     private static final VarHandle CRC_FIELD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -304,6 +306,23 @@ final class Segment {
             throw notOnThisPlatform instanceof IOException ? (IOException) notOnThisPlatform
                     : new IOException(notOnThisPlatform);
         }
+    }
+
+    /**
+     * Makes every page from the one holding {@code from} to the end resident and writable, so that
+     * the writer's first write to each takes no page fault: a compare-and-set of the page's first
+     * int from 0 to 0, which is a write to the page (the processor writes it even when it fails)
+     * and leaves every byte as it was. Called before the writer exists.
+     */
+    void touchPagesFrom(final int from) {
+        for (int offset = from & -PAGE; offset < size; offset += PAGE) {
+            casPageWord(offset);
+        }
+    }
+
+    private void casPageWord(final int offset) {
+        // compare-and-set, not a plain store: the write must not change the page when it holds data
+        PAGE_WORD.compareAndSet(mapping, offset, 0, 0);
     }
 
     /** A view of the whole file for the writer's or reader's own position and limit. */

@@ -74,6 +74,28 @@ class JournalPretouchTest {
     }
 
     @Test
+    void touchingTheSegmentTheWriterStartsInChangesNoByte() throws Exception {
+        final Path copy = Files.createDirectory(dir.resolve("copy"));
+        final Path live = Files.createDirectory(dir.resolve("live"));
+        try (Journal journal = Journal.open(JournalConfig.of(live).segmentSize(SMALL_SEGMENT))) {
+            JournalTest.append(journal.stage(new Message.Codec()), 0, 500, 10);
+        }
+        final Path last = Journal.list(live).lastEntry().getValue();
+        Files.copy(last, copy.resolve(last.getFileName()));
+        // every page, those holding records included
+        final Segment segment = Segment.open(last, true);
+        segment.touchPagesFrom(0);
+        Unmapper.unmap(segment.mapping);
+        assertEquals(-1L, Files.mismatch(last, copy.resolve(last.getFileName())));
+        // and as opening does it, from the write position, then writing on
+        try (Journal journal = Journal.open(JournalConfig.of(live).segmentSize(SMALL_SEGMENT).pretouch(true))) {
+            assertEquals(-1L, Files.mismatch(last, copy.resolve(last.getFileName())));
+            appendWaitingForSpares(journal, 700, 10);
+        }
+        assertEquals(1_200, JournalTest.replayAndCheck(live, 0));
+    }
+
+    @Test
     void aWriterThatRollsBeforeASpareIsReadyMakesItsOwnSegment() throws Exception {
         // the first spare is held half touched until the writer has rolled twice
         final CountDownLatch rolled = new CountDownLatch(1);
