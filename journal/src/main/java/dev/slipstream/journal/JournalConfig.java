@@ -126,7 +126,9 @@ public final class JournalConfig {
      * itself. Opening the journal also writes each page of the segment the writer starts in, from
      * its write position on (with a compare-and-set of zero to zero, which changes no byte), on the
      * opening thread before the writer exists: open takes about as long as one segment's page
-     * faults longer. Segment files hold the same bytes either way.
+     * faults longer. Segment files hold the same bytes either way. If the thread fails (a full
+     * disk, say), it logs a warning through {@link System.Logger} and stops, and the writer
+     * creates its segments itself from then on.
      *
      * <p>Off by default: it costs a thread, and one segment more of disk and of page cache (the
      * spare, every page of it written); it pays off where latency matters and segments roll

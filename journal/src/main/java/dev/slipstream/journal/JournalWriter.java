@@ -1,9 +1,11 @@
 package dev.slipstream.journal;
 
 import dev.slipstream.sequence.Sequence;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
@@ -19,6 +21,9 @@ import java.util.zip.CRC32C;
  * declared payload), the codec's encode, then {@link #complete} (header, CRC32C last, index
  * entry) or {@link #abandon} (zero what the codec wrote). Every byte from the write position to
  * the end of the segment stays zero, which is how a reader finds the end of the data.
+ *
+ * <p>A roll takes the {@link SegmentPretoucher}'s spare when one is ready (its pages already
+ * resident and writable), and otherwise creates the segment itself: it never waits.
  */
 final class JournalWriter {
     private final Path directory;
@@ -242,8 +247,8 @@ final class JournalWriter {
         } catch (RuntimeException | Error e) {
             try {
                 Unmapper.unmap(spare.pages());
-                java.nio.file.Files.deleteIfExists(spare.file());
-            } catch (java.io.IOException | RuntimeException cleanup) {
+                Files.deleteIfExists(spare.file());
+            } catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
             throw e;

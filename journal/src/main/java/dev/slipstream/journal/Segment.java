@@ -157,7 +157,6 @@ final class Segment {
         }
         // a spare is always a mapping of a file; only the model check of the hand-over uses heap buffers
         final MappedByteBuffer mapping = (MappedByteBuffer) spare.pages();
-        mapping.order(ByteOrder.LITTLE_ENDIAN);
         writeHeader(mapping, firstSequence, mapping.capacity(), indexInterval);
         if (durable) {
             mapping.force(0, HEADER_SIZE);

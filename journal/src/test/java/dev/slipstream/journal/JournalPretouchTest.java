@@ -132,7 +132,8 @@ class JournalPretouchTest {
                 awaitUninterruptibly(release);
             }
         };
-        final Journal journal = Journal.open(JournalConfig.of(dir).syncPolicy(SyncPolicy.never()).pretouch(true), listener);
+        final Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(SMALL_SEGMENT).syncPolicy(SyncPolicy.never())
+                .pretouch(true), listener);
         JournalTest.append(journal.stage(new Message.Codec()), 0, 100, 10);
         assertTimeoutPreemptively(PATIENCE, () -> halfWay.await());
         assertEquals(1, temporaryFiles(dir).size(), "the spare being touched exists");
