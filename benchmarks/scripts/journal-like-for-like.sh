@@ -9,11 +9,15 @@
 #   slipstream-batch  the same with the journal stage, SyncPolicy.everyBatch()
 #   slipstream-500us  ... SyncPolicy.atMostEvery(500 us)
 #   slipstream-never  ... SyncPolicy.never()
+#   slipstream-never-pretouch  ... SyncPolicy.never() with JournalConfig.pretouch(true) (not in the
+#                     default CASES; any slipstream case takes the -pretouch suffix)
 #   chronicle-sync    the same with Chronicle Queue, syncMode(SYNC) + appender.sync() per batch
 #                     (msync MS_SYNC: waits for the device, as everyBatch() does)
 #   limit-mapped      no pipeline: write the same 80-byte records into a mapping, msync each batch
 #   limit-channel     no pipeline: FileChannel.write + force(false) (fdatasync) each batch
 # Throughput cases (no sync on either side): append and replay, slipstream and chronicle.
+# Every latency run also reports the minor page faults of its measured seconds, of the journal
+# stage's thread (minflt-stage) and of the whole process (minflt-process), from /proc.
 # The pipeline waits suit the cores (JournalBench --wait auto: blocking waits below 4 cores, so
 # the paced producer is the only busy thread).
 #
@@ -33,7 +37,17 @@
 #   env STRACE=1  wrap round 1's slipstream-batch and chronicle-sync runs at the first rate in
 #                 strace -f -C -e trace=msync,fsync,fdatasync; counts and flags go to OUT.strace.*
 #   env OUT       where the raw RESULT lines go (default a temporary file, printed at the start)
+#   env THROUGHPUT=0  skip the throughput runs (latency cases only)
+#   env SEGMENT_MIB   the Slipstream journal's segment size in the latency runs (default 256: no
+#                 roll within a 3 s run at 1M events/s; 16 rolls about every 0.2 s)
 # Run time with the defaults: about 15 minutes (7 rounds x 3 rates x 7 cases x ~5 s, plus throughput).
+#
+# The pretoucher's ablation (never() with and without it, against the control, at 1M events/s;
+# about 2 minutes per segment size: 7 rounds x 3 cases x ~5 s):
+#   THROUGHPUT=0 CASES=control,slipstream-never,slipstream-never-pretouch \
+#       benchmarks/scripts/journal-like-for-like.sh 7 1000000
+#   THROUGHPUT=0 SEGMENT_MIB=16 CASES=control,slipstream-never,slipstream-never-pretouch \
+#       benchmarks/scripts/journal-like-for-like.sh 7 1000000
 set -euo pipefail
 rounds=${1:-7}
 rates=${2:-10000,100000,1000000}
@@ -41,6 +55,8 @@ jar=${JAR:-benchmarks/target/benchmarks.jar}
 cases=${CASES:-control,slipstream-batch,slipstream-500us,slipstream-never,chronicle-sync,limit-mapped,limit-channel}
 seconds=${SECONDS_MEASURED:-2}
 records=${RECORDS:-4000000}
+throughput=${THROUGHPUT:-1}
+segment_mib=${SEGMENT_MIB:-256}
 dir=${DIR:-/tmp}
 out=${OUT:-$(mktemp /tmp/journal-like-for-like.XXXXXX)}
 # Chronicle Queue reaches JDK internals (its documented flags for Java 17+) and phones home unless told not to.
@@ -63,6 +79,7 @@ fi
     echo "# journal-like-for-like: $(date -u +%FT%TZ), rounds $rounds, rates $rates, seconds $seconds"
     echo "# java: $(java -version 2>&1 | head -1); cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo || true)"
     echo "# uptime: $(uptime)"
+    echo "# slipstream segment size in the latency runs: $segment_mib MiB"
     echo "# filesystem: $(df -T "$dir" | tail -1)"
     src=$(findmnt -n -o SOURCE --target "$dir" 2>/dev/null || true)
     echo "# mount: $(findmnt -n -o SOURCE,FSTYPE,OPTIONS --target "$dir" 2>/dev/null || echo unknown)"
@@ -85,13 +102,15 @@ run() {   # round, label, JournalBench options...
 }
 first_rate=${rates%%,*}
 for ((r = 1; r <= rounds; r++)); do
-    for impl in slipstream chronicle; do
-        run "$r" "$impl" --test throughput --impl "$impl" --records "$records"
-    done
+    if [[ $throughput != 0 ]]; then
+        for impl in slipstream chronicle; do
+            run "$r" "$impl" --test throughput --impl "$impl" --records "$records"
+        done
+    fi
     for rate in ${rates//,/ }; do
         for c in ${cases//,/ }; do
             label=$c; [[ $rate == "$first_rate" ]] && label="$c@first"
-            run "$r" "$label" --test latency --case "$c" --rate "$rate" --seconds "$seconds"
+            run "$r" "$label" --test latency --case "$c" --rate "$rate" --seconds "$seconds" --segment-mib "$segment_mib"
         done
     done
 done
@@ -122,6 +141,8 @@ def per_round(a, b, test, fig, op):
 def fmt(t, unit=""):
     return "-" if t is None else f"{t[0]:,.2f}{unit} ({t[1]:,.2f}-{t[2]:,.2f}, {t[3]} rounds)"
 for fig in ("append", "replay"):
+    if med('slipstream', 'throughput', fig) is None:
+        continue
     print(f"throughput {fig}: slipstream {med('slipstream','throughput',fig) or 0:,.0f} ev/s, chronicle "
           f"{med('chronicle','throughput',fig) or 0:,.0f} ev/s, ratio slipstream/chronicle "
           f"{fmt(per_round('slipstream','chronicle','throughput',fig, lambda a,b: a/b))}")
@@ -132,7 +153,18 @@ for test in tests:
     for impl in impls:
         vals = [med(impl, test, f) for f in ("p50", "p99", "p999", "rate")]
         if vals[0] is not None:
-            print(f"  {impl:<18} p50 {vals[0]:>10,.1f}  p99 {vals[1]:>10,.1f}  p99.9 {vals[2]:>10,.1f}  rate {vals[3]:>12,.0f}")
+            print(f"  {impl:<26} p50 {vals[0]:>10,.1f}  p99 {vals[1]:>10,.1f}  p99.9 {vals[2]:>10,.1f}  rate {vals[3]:>12,.0f}")
+    for impl in impls:
+        faults = [med(impl, test, f) for f in ("minflt-stage", "minflt-process")]
+        if faults[0] is not None:
+            print(f"  {impl:<26} minor faults in the measured seconds: stage thread {faults[0]:>10,.0f}"
+                  f"  process {faults[1]:>10,.0f}")
+    for impl in impls:
+        if not impl.endswith("-pretouch") or impl[:-len("-pretouch")] not in impls:
+            continue
+        for fig in ("p50", "p99", "p999"):
+            print(f"  {impl} / {impl[:-len('-pretouch')]} {fig} (<1 favours the pretoucher): "
+                  f"{fmt(per_round(impl, impl[:-len('-pretouch')], test, fig, lambda a, b: a / b))}")
     for impl in impls:
         if not impl.startswith("slipstream-"):
             continue

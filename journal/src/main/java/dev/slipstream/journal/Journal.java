@@ -60,6 +60,8 @@ public final class Journal implements AutoCloseable {
     private final JournalConfig config;
     private final DirectoryLock lock;
     private final JournalWriter writer;
+    /** Null unless {@link JournalConfig#pretouch()}. */
+    private final SegmentPretoucher pretoucher;
     private final RecoveryReport recovery;
     /** First sequence of each segment, to its file; the writer adds, retention removes. */
     private final ConcurrentSkipListMap<Long, Path> segments;
@@ -67,14 +69,21 @@ public final class Journal implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Journal(final JournalConfig config, final DirectoryLock lock, final ConcurrentSkipListMap<Long, Path> segments,
-                    final Segment last, final Recovery recovered) {
+                    final Segment last, final Recovery recovered, final SegmentPretoucher.PageListener touched) {
         this.config = config;
         this.lock = lock;
         this.segments = segments;
         this.recovery = recovered.report;
         final boolean sync = config.syncPolicy().kind() != SyncPolicy.Kind.NEVER;
+        this.pretoucher = config.pretouch()
+                ? new SegmentPretoucher(new SpareFiles(config.directory(), config.segmentSize()),
+                        "slipstream-journal-pretouch-" + config.directory().getFileName(), touched)
+                : null;
         this.writer = new JournalWriter(config, last, recovered.position, recovered.nextSequence, sync,
-                next -> segments.put(next.firstSequence, next.file));
+                next -> segments.put(next.firstSequence, next.file), pretoucher);
+        if (pretoucher != null) {
+            pretoucher.start();
+        }
     }
 
     /**
@@ -91,6 +100,11 @@ public final class Journal implements AutoCloseable {
      *     {@link JournalConfig#truncateAtCorruption(boolean)}
      */
     public static Journal open(final JournalConfig config) {
+        return open(config, SegmentPretoucher.PageListener.NONE);
+    }
+
+    /** {@link #open(JournalConfig)}, telling {@code touched} of each page the pretoucher touches (tests). */
+    static Journal open(final JournalConfig config, final SegmentPretoucher.PageListener touched) {
         final Path directory = config.directory();
         if (!Files.isDirectory(directory)) {
             throw new JournalException(Files.exists(directory)
@@ -136,7 +150,11 @@ public final class Journal implements AutoCloseable {
                 // what the previous writer left in the page cache is durable from here on
                 last.mapping.force();
             }
-            return new Journal(config, lock, segments, last, recovered);
+            if (config.pretouch()) {
+                // the segment the writer starts in: touched here, before the writer exists
+                last.touchPagesFrom(recovered.position);
+            }
+            return new Journal(config, lock, segments, last, recovered, touched);
         } catch (IOException e) {
             closeQuietly(lock, e);
             throw new JournalException("cannot open journal " + directory + ": " + e, directory, -1, -1, e);
@@ -336,8 +354,10 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Forces what is written (unless the policy is never), unmaps the segment and releases the
-     * writer lock. Call it after the pipeline running the stage has stopped. Idempotent.
+     * Forces what is written (unless the policy is never), unmaps the segment, stops the
+     * pretoucher (if any; joins its thread, then deletes the spare segment no one used) and
+     * releases the writer lock. Call it after the pipeline running the stage has stopped.
+     * Idempotent.
      *
      * @throws JournalException if the final force or the release fails
      */
@@ -347,7 +367,15 @@ public final class Journal implements AutoCloseable {
             return;
         }
         try {
-            writer.close();
+            try {
+                writer.close();
+            } finally {
+                if (pretoucher != null) {
+                    // joins the pretoucher's thread before its spare is unmapped, and before the lock
+                    // is released (another writer could otherwise see the spare's file half made)
+                    pretoucher.close();
+                }
+            }
         } finally {
             try {
                 lock.close();
@@ -356,6 +384,11 @@ public final class Journal implements AutoCloseable {
                         config.directory(), -1, -1, e);
             }
         }
+    }
+
+    /** The pretoucher, or null if the configuration has none (tests). */
+    SegmentPretoucher pretoucher() {
+        return pretoucher;
     }
 
     @Override

@@ -1,9 +1,11 @@
 package dev.slipstream.journal;
 
 import dev.slipstream.sequence.Sequence;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
@@ -19,6 +21,9 @@ import java.util.zip.CRC32C;
  * declared payload), the codec's encode, then {@link #complete} (header, CRC32C last, index
  * entry) or {@link #abandon} (zero what the codec wrote). Every byte from the write position to
  * the end of the segment stays zero, which is how a reader finds the end of the data.
+ *
+ * <p>A roll takes the {@link SegmentPretoucher}'s spare when one is ready (its pages already
+ * resident and writable), and otherwise creates the segment itself: it never waits.
  */
 final class JournalWriter {
     private final Path directory;
@@ -27,6 +32,8 @@ final class JournalWriter {
     private final SyncPolicy.Kind syncKind;
     private final long syncIntervalNanos;
     private final Consumer<Segment> onNewSegment;
+    /** Null unless the configuration asks for pretouched segments. */
+    private final SegmentPretoucher pretoucher;
     private final CRC32C crc = new CRC32C();
     /** Highest sequence written to the page cache: survives a process kill. */
     private final Sequence written;
@@ -49,13 +56,15 @@ final class JournalWriter {
     private boolean closed;
 
     JournalWriter(final JournalConfig config, final Segment segment, final int position, final long nextSequence,
-                  final boolean recoveredDurable, final Consumer<Segment> onNewSegment) {
+                  final boolean recoveredDurable, final Consumer<Segment> onNewSegment,
+                  final SegmentPretoucher pretoucher) {
         this.directory = config.directory();
         this.newSegmentSize = config.segmentSize();
         this.indexInterval = config.indexInterval();
         this.syncKind = config.syncPolicy().kind();
         this.syncIntervalNanos = config.syncPolicy().intervalNanos();
         this.onNewSegment = onNewSegment;
+        this.pretoucher = pretoucher;
         this.written = new Sequence(nextSequence - 1);
         this.durable = new Sequence(recoveredDurable ? nextSequence - 1 : Sequence.INITIAL_VALUE);
         this.nextSequence = nextSequence;
@@ -218,13 +227,32 @@ final class JournalWriter {
                         full.file, dirtyFrom, durable.get() + 1, e);
             }
         }
-        final Segment next = Segment.create(directory, firstSequence, newSegmentSize, indexInterval, sync);
+        final Segment next = nextSegment(firstSequence, sync);
         onNewSegment.accept(next);
         use(next, next.dataStart);
         if (sync) {
             durable.set(nextSequence - 1);
         }
         Unmapper.unmap(full.mapping);
+    }
+
+    /** The pretoucher's spare if one is ready (its pages resident and writable), else a new file. */
+    private Segment nextSegment(final long firstSequence, final boolean sync) {
+        final SpareSegment spare = pretoucher == null ? null : pretoucher.takeReady();
+        if (spare == null) {
+            return Segment.create(directory, firstSequence, newSegmentSize, indexInterval, sync);
+        }
+        try {
+            return Segment.adopt(spare, directory, firstSequence, indexInterval, sync);
+        } catch (RuntimeException | Error e) {
+            try {
+                Unmapper.unmap(spare.pages());
+                Files.deleteIfExists(spare.file());
+            } catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 
     /** Forces (unless the policy is never) and unmaps; the writer is unusable afterwards. */

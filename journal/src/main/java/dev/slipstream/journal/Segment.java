@@ -45,6 +45,8 @@ final class Segment {
     /** {@link #check} found a record that fails its check. */
     static final int BAD = -1;
 
+    /** An int of the mapping, compare-and-set by {@link #touchPagesFrom} (a write that never changes a byte). */
+    private static final VarHandle PAGE_WORD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** A record's CRC32C field, read and written with an explicit access mode. */
     private static final VarHandle CRC_FIELD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -132,6 +134,39 @@ final class Segment {
             throw new JournalException("cannot create segment file " + temp + " (" + segmentSize + " bytes): " + e,
                     temp, 0, firstSequence, e);
         }
+        writeHeader(mapping, firstSequence, segmentSize, indexInterval);
+        if (durable) {
+            mapping.force();
+        }
+        name(temp, file, directory, firstSequence, durable);
+        return new Segment(file, mapping);
+    }
+
+    /**
+     * Makes a {@link SpareSegment} the segment that starts at {@code firstSequence}: writes its
+     * header, forces it if {@code durable}, and gives the file its real name, as {@link #create}
+     * does. The spare's other pages are zero already; only the header page is forced (forcing the
+     * whole file would write every touched page of zeros back on the writer's thread).
+     */
+    static Segment adopt(final SpareSegment spare, final Path directory, final long firstSequence,
+                         final int indexInterval, final boolean durable) {
+        final Path file = directory.resolve(fileName(firstSequence));
+        if (Files.exists(file)) {
+            throw new JournalException("cannot create segment " + file + " for sequence " + firstSequence
+                    + ": the file exists already", file, 0, firstSequence, null);
+        }
+        // a spare is always a mapping of a file; only the model check of the hand-over uses heap buffers
+        final MappedByteBuffer mapping = (MappedByteBuffer) spare.pages();
+        writeHeader(mapping, firstSequence, mapping.capacity(), indexInterval);
+        if (durable) {
+            mapping.force(0, HEADER_SIZE);
+        }
+        name(spare.file(), file, directory, firstSequence, durable);
+        return new Segment(file, mapping);
+    }
+
+    private static void writeHeader(final MappedByteBuffer mapping, final long firstSequence, final int segmentSize,
+                                    final int indexInterval) {
         mapping.order(ByteOrder.LITTLE_ENDIAN);
         final int entries = indexEntries(segmentSize, indexInterval);
         mapping.putLong(OFF_MAGIC, MAGIC)
@@ -142,10 +177,12 @@ final class Segment {
                 .putInt(OFF_INDEX_INTERVAL, indexInterval)
                 .putInt(OFF_INDEX_ENTRIES, entries)
                 .putInt(OFF_HEADER_CRC, headerCrc(mapping));
+    }
+
+    /** Renames a segment's temporary file (its header written, forced if durable) to its real name. */
+    private static void name(final Path temp, final Path file, final Path directory, final long firstSequence,
+                             final boolean durable) {
         try {
-            if (durable) {
-                mapping.force();
-            }
             Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE);
             if (durable) {
                 syncDirectory(directory);
@@ -156,7 +193,6 @@ final class Segment {
         } catch (IOException e) {
             throw new JournalException("cannot create segment " + file + ": " + e, file, 0, firstSequence, e);
         }
-        return new Segment(file, mapping);
     }
 
     /** Maps an existing segment and checks its header against its name. */
@@ -269,6 +305,23 @@ final class Segment {
             throw notOnThisPlatform instanceof IOException ? (IOException) notOnThisPlatform
                     : new IOException(notOnThisPlatform);
         }
+    }
+
+    /**
+     * Makes every page from the one holding {@code from} to the end resident and writable, so that
+     * the writer's first write to each takes no page fault: a compare-and-set of the page's first
+     * int from 0 to 0, which is a write to the page (the processor writes it even when it fails)
+     * and leaves every byte as it was. Called before the writer exists.
+     */
+    void touchPagesFrom(final int from) {
+        for (int offset = from & -PAGE; offset < size; offset += PAGE) {
+            casPageWord(offset);
+        }
+    }
+
+    private void casPageWord(final int offset) {
+        // compare-and-set, not a plain store: the write must not change the page when it holds data
+        PAGE_WORD.compareAndSet(mapping, offset, 0, 0);
     }
 
     /** A view of the whole file for the writer's or reader's own position and limit. */

@@ -68,7 +68,7 @@ public final class CrashChild {
     public static void main(final String[] args) throws Exception {
         final Path dir = Path.of(args[0]);
         final String mode = args[1];
-        final Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(SEGMENT_SIZE));
+        final Journal journal = Journal.open(JournalConfig.of(dir).segmentSize(SEGMENT_SIZE).pretouch("pretouch".equals(mode)));
         System.out.println("OPENED " + journal.nextSequence() + " " + journal.recovery().truncated());
         final JournalStage<Message> stage = journal.stage(new Message.Codec());
         final long base = stage.ringStart();
@@ -77,7 +77,7 @@ public final class CrashChild {
                 .waitStrategy(new YieldingWaitStrategy()).build();
         final AckAtBatchStart early = new AckAtBatchStart(stage);
         switch (mode) {
-            case "correct" -> pipeline.handleEventsWith(stage.spec("journal")).then(reporter);
+            case "correct", "pretouch" -> pipeline.handleEventsWith(stage.spec("journal")).then(reporter);
             case "report-beside-journal" -> pipeline.handleEventsWith(stage.spec("journal"), StageSpec.of("report", reporter));
             case "ack-at-batch-start" -> pipeline.handleEventsWith(
                     StageSpec.of("journal", early).exceptionHandler(ExceptionHandlers.halt("journal")));

@@ -36,7 +36,7 @@ class JournalCrashTest {
     Path dir;
 
     /** What a series of kills found. */
-    record Outcome(int kills, int tornTails, long records, List<String> problems) {
+    record Outcome(int kills, int tornTails, long records, List<String> problems, int sparesLeft) {
     }
 
     @Test
@@ -49,6 +49,17 @@ class JournalCrashTest {
                 (System.nanoTime() - start) / 1e9);
         assertEquals(List.of(), outcome.problems(), "seed " + SEED);
         assertEquals(kills, outcome.kills());
+    }
+
+    @Test
+    void withThePretoucherNoDurableEventIsLostAndALeftSpareIsRemovedOverRandomKills() throws Exception {
+        final int kills = Math.max(10, Integer.getInteger("journal.crash.kills", 25) / 2);
+        final Outcome outcome = killRepeatedly("pretouch", kills, new Random(SEED));
+        System.out.printf("journal crash test with the pretoucher: %d kills, %d torn tails cut, %d spares left by a kill,"
+                + " %,d records checked, %d problems%n", outcome.kills(), outcome.tornTails(), outcome.sparesLeft(),
+                outcome.records(), outcome.problems().size());
+        assertEquals(List.of(), outcome.problems(), "seed " + SEED);
+        assertTrue(outcome.sparesLeft() > 0, "no kill left a spare segment: the case is not exercised");
     }
 
     @Test
@@ -73,9 +84,12 @@ class JournalCrashTest {
         final Path journalDir = Files.createDirectory(dir.resolve("journal"));
         final List<String> problems = new ArrayList<>();
         int torn = 0;
+        int sparesLeft = 0;
         long records = 0;
         for (int kill = 0; kill < kills; kill++) {
             final long reported = runAndKill(journalDir, mode, random);
+            final int spares = spareFiles(journalDir);
+            sparesLeft += spares > 0 ? 1 : 0;
             try (Journal journal = Journal.open(JournalConfig.of(journalDir).segmentSize(CrashChild.SEGMENT_SIZE))) {
                 torn += journal.recovery().truncated() ? 1 : 0;
                 final long first = journal.firstSequence();
@@ -104,11 +118,25 @@ class JournalCrashTest {
                 }
                 journal.deleteSegmentsBelow(next - 10_000);
             }
+            if (spareFiles(journalDir) != 0) {
+                problems.add("kill " + kill + ": opening left " + spareFiles(journalDir) + " spare segment file(s)");
+            }
             if (!problems.isEmpty() && !"correct".equals(mode)) {
-                return new Outcome(kill + 1, torn, records, problems);
+                return new Outcome(kill + 1, torn, records, problems, sparesLeft);
             }
         }
-        return new Outcome(kills, torn, records, problems);
+        return new Outcome(kills, torn, records, problems, sparesLeft);
+    }
+
+    /** The pretoucher's spare segment files ({@code spare-*.segment.tmp}) in a directory. */
+    private static int spareFiles(final Path journalDir) throws IOException {
+        try (var files = Files.newDirectoryStream(journalDir, "spare-*" + Segment.TEMP_SUFFIX)) {
+            int n = 0;
+            for (final Path ignored : files) {
+                n++;
+            }
+            return n;
+        }
     }
 
     /** Starts a child, lets it run a random time after its first durable report, kills it; returns the last report. */

@@ -37,7 +37,9 @@ import org.HdrHistogram.Histogram;
  *             then a recording stage;</li>
  *         <li>{@code slipstream-batch}, {@code slipstream-never}, {@code slipstream-Nus}: the
  *             same pipeline with the journal stage under {@code everyBatch()}, {@code never()} or
- *             {@code atMostEvery(N us)};</li>
+ *             {@code atMostEvery(N us)}; with {@code -pretouch} appended
+ *             ({@code slipstream-never-pretouch}) the journal runs with
+ *             {@code JournalConfig.pretouch(true)};</li>
  *         <li>{@code chronicle-sync}, {@code chronicle-async}, {@code chronicle-none}: the same
  *             pipeline with Chronicle Queue, {@code syncMode(SYNC)} (msync MS_SYNC, waits for the
  *             device, like {@code everyBatch()}), {@code ASYNC} (its default, does not wait), or
@@ -45,7 +47,13 @@ import org.HdrHistogram.Histogram;
  *         <li>{@code limit-mapped}, {@code limit-channel}: no pipeline, the bare write-and-force
  *             loop ({@link ForceLoop}), the physical limit of a durable append.</li>
  *       </ul>
- *       Figures {@code p50}, {@code p99}, {@code p999} (microseconds) and {@code rate}.</li>
+ *       Figures {@code p50}, {@code p99}, {@code p999} (microseconds), {@code rate}, and the
+ *       minor page faults taken in the measured seconds by the stage's thread
+ *       ({@code minflt-stage}) and by the whole process ({@code minflt-process}), from
+ *       {@code /proc} (-1 elsewhere than Linux).</li>
+ *   <li>{@code --segment-mib N}: the Slipstream journal's segment size in the latency test
+ *       (default 256; at 1M events/s of 80-byte records a 256 MiB segment lasts about 3 s, so a
+ *       short run never rolls: a smaller size makes the rolls part of the run).</li>
  *   <li>{@code --wait auto|blocking|yielding}: the pipeline's wait strategy. {@code auto} (the
  *       default) takes yielding waits only when the machine has a core for each of the three
  *       threads plus one, and blocking waits otherwise, so that no more threads are busy than
@@ -57,13 +65,16 @@ import org.HdrHistogram.Histogram;
  * </pre>
  */
 public final class JournalBench {
+    /** A Slipstream case name ending in this runs the journal with {@code JournalConfig.pretouch(true)}. */
+    static final String PRETOUCH_SUFFIX = "-pretouch";
+
     private JournalBench() {
     }
 
     public static void main(final String[] args) throws Exception {
         final Map<String, String> o = new HashMap<>(Map.of("--impl", "slipstream", "--test", "throughput",
                 "--records", "4000000", "--rate", "100000", "--seconds", "3", "--dir", System.getProperty("java.io.tmpdir"),
-                "--case", "control", "--wait", "auto", "--pretouch", "false"));
+                "--case", "control", "--wait", "auto", "--pretouch", "false", "--segment-mib", "256"));
         for (int i = 0; i < args.length; i += 2) {
             if (!o.containsKey(args[i]) || i + 1 >= args.length) {
                 throw new IllegalArgumentException("unknown option or missing value " + args[i] + "; expected pairs of "
@@ -77,7 +88,7 @@ public final class JournalBench {
                 throughput(o.get("--impl"), dir, Long.parseLong(o.get("--records")));
             } else if ("latency".equals(o.get("--test"))) {
                 latency(o.get("--case"), dir, Long.parseLong(o.get("--rate")), Long.parseLong(o.get("--seconds")),
-                        o.get("--wait"), Boolean.parseBoolean(o.get("--pretouch")));
+                        o.get("--wait"), Boolean.parseBoolean(o.get("--pretouch")), Integer.parseInt(o.get("--segment-mib")));
             } else {
                 throw new IllegalArgumentException("unknown --test " + o.get("--test") + "; expected throughput or latency");
             }
@@ -152,12 +163,15 @@ public final class JournalBench {
     }
 
     /** The stage in the journal's place for a case name. */
-    static JournalAdapter adapterFor(final String name, final Path dir, final boolean pretouch) {
+    static JournalAdapter adapterFor(final String name, final Path dir, final boolean pretouch, final int segmentMib) {
         if ("control".equals(name)) {
             return new NoJournalAdapter();
         }
         if (name.startsWith("slipstream-")) {
-            return new SlipstreamJournalAdapter(dir, SlipstreamJournalAdapter.policy(name.substring("slipstream-".length())));
+            final String rest = name.substring("slipstream-".length());
+            final boolean touched = rest.endsWith(PRETOUCH_SUFFIX);
+            final String policy = touched ? rest.substring(0, rest.length() - PRETOUCH_SUFFIX.length()) : rest;
+            return new SlipstreamJournalAdapter(dir, SlipstreamJournalAdapter.policy(policy), touched, segmentMib << 20);
         }
         if (name.startsWith("chronicle-")) {
             final String mode = name.substring("chronicle-".length());
@@ -169,7 +183,7 @@ public final class JournalBench {
             }
         }
         throw new IllegalArgumentException("unknown --case " + name + "; expected control, slipstream-batch|never|Nus,"
-                + " chronicle-sync|async|none, limit-mapped or limit-channel");
+                + " each optionally with " + PRETOUCH_SUFFIX + ", chronicle-sync|async|none, limit-mapped or limit-channel");
     }
 
     /** Blocking waits unless every thread of the pipeline can have a core of its own, with one to spare. */
@@ -187,7 +201,7 @@ public final class JournalBench {
     }
 
     private static void latency(final String name, final Path dir, final long rate, final long seconds,
-                                final String waitChoice, final boolean pretouch) throws Exception {
+                                final String waitChoice, final boolean pretouch, final int segmentMib) throws Exception {
         final String test = "latency-" + rate;
         if (name.startsWith("limit-")) {
             final boolean mapped = "limit-mapped".equals(name);
@@ -203,17 +217,20 @@ public final class JournalBench {
             return;
         }
         final WaitStrategy wait = waitFor(waitChoice, Runtime.getRuntime().availableProcessors());
-        try (JournalAdapter journal = adapterFor(name, dir, pretouch)) {
+        try (JournalAdapter journal = adapterFor(name, dir, pretouch, segmentMib)) {
             final Recorder recorder = new Recorder();
             final Slipstream<Record64> pipeline = Slipstream.builder(Record64::new).name("journal-latency")
                     .ringSize(1 << 16).waitStrategy(wait).build();
-            pipeline.handleEventsWith(journal.stage()).then(recorder);
+            final MinorFaults faults = new MinorFaults(journal.stage());
+            pipeline.handleEventsWith(faults.stage()).then(recorder);
             pipeline.start();
             final long interval = 1_000_000_000L / rate;
             final long warmup = rate;
             final long total = warmup + rate * seconds;
             final long start = System.nanoTime() + 10_000_000L;
             long measuredFrom = 0;
+            long stageFaultsFrom = -1;
+            long processFaultsFrom = -1;
             final NextRecord next = new NextRecord();
             for (long i = 0; i < total; i++) {
                 final long due = start + i * interval;
@@ -225,6 +242,8 @@ public final class JournalBench {
                         Thread.onSpinWait();
                     }
                     recorder.histogram.reset();
+                    stageFaultsFrom = faults.stageThread();
+                    processFaultsFrom = MinorFaults.process();
                     measuredFrom = System.nanoTime();
                 }
                 next.index = i;
@@ -235,8 +254,15 @@ public final class JournalBench {
                 Thread.sleep(1);
             }
             final double achieved = (total - warmup) * 1e9 / (System.nanoTime() - measuredFrom);
+            final long stageFaults = faults.stageThread();
+            final long processFaults = MinorFaults.process();
             pipeline.shutdown(Duration.ofSeconds(30)).requireClean();
-            report(name, test, recorder.histogram, achieved, " wait=" + wait.getClass().getSimpleName());
+            final String extra = " wait=" + wait.getClass().getSimpleName();
+            report(name, test, recorder.histogram, achieved, extra);
+            // minor page faults in the measured seconds: of the thread running the journal's stage,
+            // and of the whole process (the pretoucher's thread, the JVM's)
+            result(name, test, "minflt-stage", stageFaultsFrom < 0 || stageFaults < 0 ? -1 : stageFaults - stageFaultsFrom, extra);
+            result(name, test, "minflt-process", processFaultsFrom < 0 || processFaults < 0 ? -1 : processFaults - processFaultsFrom, extra);
         }
     }
 

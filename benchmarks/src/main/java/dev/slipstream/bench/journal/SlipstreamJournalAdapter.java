@@ -10,7 +10,7 @@ import dev.slipstream.processor.EventHandler;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
-/** slipstream-journal: the journal stage with the everyBatch or never policy, 256 MiB segments. */
+/** slipstream-journal: the journal stage with a sync policy, 256 MiB segments unless told, the pretoucher on or off. */
 final class SlipstreamJournalAdapter implements JournalAdapter {
     static final JournalCodec<Record64> CODEC = new JournalCodec<>() {
         @Override
@@ -45,8 +45,12 @@ final class SlipstreamJournalAdapter implements JournalAdapter {
     }
 
     SlipstreamJournalAdapter(final Path dir, final SyncPolicy policy) {
+        this(dir, policy, false, 256 << 20);
+    }
+
+    SlipstreamJournalAdapter(final Path dir, final SyncPolicy policy, final boolean pretouch, final int segmentSize) {
         this.dir = dir;
-        this.journal = Journal.open(JournalConfig.of(dir).segmentSize(256 << 20).syncPolicy(policy));
+        this.journal = Journal.open(JournalConfig.of(dir).segmentSize(segmentSize).syncPolicy(policy).pretouch(pretouch));
         this.stage = journal.stage(CODEC);
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.slipstream.journal.Journal;
 import dev.slipstream.journal.JournalCodec;
 import dev.slipstream.journal.JournalConfig;
+import dev.slipstream.journal.JournalReader;
 import dev.slipstream.journal.JournalStage;
 import dev.slipstream.journal.SyncPolicy;
 import dev.slipstream.processor.EventHandler;
@@ -65,5 +66,27 @@ class JournalSamplesTest {
         engine(dir, (trade, sequence, endOfBatch) -> second.add(trade.price), 2);
         assertEquals(List.of(100L, 101L, 102L), first);
         assertEquals(List.of(100L, 101L, 102L, 103L, 104L), second, "the journal's three, then two live ones");
+    }
+
+    @Test
+    void aPretouchedJournalWritesAndReplaysAsAnyOther() throws Exception {
+        final Path dir = tmp.resolve("pretouched");
+        Files.createDirectories(dir);
+        Journal journal = Journal.open(JournalConfig.of(dir)
+                .syncPolicy(SyncPolicy.never())
+                .pretouch(true));
+        try (journal) {
+            assertEquals(true, journal.config().pretouch());
+            final JournalStage<Trade> stage = journal.stage(new TradeCodec());
+            final Trade trade = new Trade();
+            for (int i = 0; i < 3; i++) {
+                trade.price = 100 + i;
+                stage.onEvent(trade, i, i == 2);
+            }
+        }
+        final List<Long> replayed = new ArrayList<>();
+        JournalReader.open(dir).replay(0, Long.MAX_VALUE, new TradeCodec(), new Trade(),
+                (trade, sequence, last) -> replayed.add(trade.price));
+        assertEquals(List.of(100L, 101L, 102L), replayed);
     }
 }
