@@ -97,7 +97,7 @@ public final class AgentRunner implements Runnable {
                 return;
             }
             throw new IllegalStateException(lvState() == RunState.STOPPED
-                    ? agent.roleName() + " has already run once; a runner runs only once, so create a new one"
+                    ? agent.roleName() + " has already started once; it runs only once, so create a new one"
                     : agent.roleName() + " is already running: run() must be called by one thread only");
         }
         thread = Thread.currentThread();

@@ -122,7 +122,7 @@ class AgentRunnerTest {
         final AgentRunner runner = new AgentRunner(new Recording(() -> Agent.DONE), spin(), AgentErrorHandler.STOP);
         runner.run();
         final IllegalStateException again = assertThrows(IllegalStateException.class, runner::run);
-        assertTrue(again.getMessage().contains("recording has already run once"), again.getMessage());
+        assertTrue(again.getMessage().contains("recording has already started once"), again.getMessage());
     }
 
     @Test
