@@ -156,7 +156,7 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already started, stopped or halted
      */
     public void start() {
-        if (!lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED)) {
+        if (!lifecycle.casState(RunState.NEW, RunState.RUNNING)) {
             throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
         }
         try {
@@ -185,8 +185,8 @@ public final class UnboundedIngress<T, E> {
      */
     public long stop(final Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout must not be null");
-        final int previous = beginShutdown(Lifecycle.STOPPING);
-        final Thread t = previous == Lifecycle.NEW ? null : launchedThread();
+        final RunState previous = beginShutdown(RunState.STOPPING);
+        final Thread t = previous == RunState.NEW ? null : launchedThread();
         if (t == null) {
             return discardAll();
         }
@@ -194,7 +194,7 @@ public final class UnboundedIngress<T, E> {
         if (t.isAlive()) {
             // the thread stops after its current batch; the queue is closed, so it is not waiting
             // for items (a closed queue's take() only waits for offers in progress, briefly)
-            lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING);
+            lifecycle.casState(RunState.STOPPING, RunState.HALTING);
             runner.halt();
             t.join();
         }
@@ -222,8 +222,8 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already stopped or halted
      */
     public long halt() throws InterruptedException {
-        final int previous = beginShutdown(Lifecycle.HALTING);
-        final Thread t = previous == Lifecycle.NEW ? null : launchedThread();
+        final RunState previous = beginShutdown(RunState.HALTING);
+        final Thread t = previous == RunState.NEW ? null : launchedThread();
         if (t == null) {
             return discardAll();
         }
@@ -231,15 +231,15 @@ public final class UnboundedIngress<T, E> {
         return discarded;
     }
 
-    private int beginShutdown(final int next) {
+    private RunState beginShutdown(final RunState next) {
         while (true) {
             // one shutdown wins
-            final int s = lifecycle.state();
-            if (s != Lifecycle.NEW && s != Lifecycle.STARTED) {
+            final RunState s = lifecycle.state();
+            if (s != RunState.NEW && s != RunState.RUNNING) {
                 throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
             }
             if (lifecycle.casState(s, next)) {
-                if (next == Lifecycle.HALTING) {
+                if (next == RunState.HALTING) {
                     // before the close: the thread leaves its loop at the end of the batch in hand
                     runner.halt();
                 }
@@ -259,7 +259,7 @@ public final class UnboundedIngress<T, E> {
         }
         discarded = n;
         // volatile store: publishes the count to later readers
-        lifecycle.setState(Lifecycle.STOPPED);
+        lifecycle.setState(RunState.STOPPED);
         return n;
     }
 
@@ -377,7 +377,7 @@ public final class UnboundedIngress<T, E> {
             exceptionHandler.stageStopped();
         } finally {
             // volatile store: publishes discarded to the thread that joins
-            lifecycle.setState(Lifecycle.STOPPED);
+            lifecycle.setState(RunState.STOPPED);
         }
     }
 
