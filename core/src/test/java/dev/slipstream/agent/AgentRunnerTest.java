@@ -162,49 +162,76 @@ class AgentRunnerTest {
         assertThrows(IllegalStateException.class, runner::run);
     }
 
-    @Test
-    void aHaltWakesAnAgentBlockedInItsWaitAndTheRunEndsAfterThatStep() throws InterruptedException {
+    /**
+     * An agent whose step blocks until {@link Agent#onHaltRequested()} wakes it: a runner that
+     * forgot the hook would never return.
+     */
+    private static final class BlockingAgent implements Agent {
         final CountDownLatch waiting = new CountDownLatch(1);
         final CountDownLatch wake = new CountDownLatch(1);
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
-        final Agent blocking = new Agent() {
-            @Override
-            public int doWork() throws InterruptedException {
-                calls.add("doWork");
-                waiting.countDown();
-                // blocks for good unless onHaltRequested wakes it: a runner that forgot the
-                // hook would never return, and the join below would fail
-                wake.await();
-                return 0;
-            }
 
-            @Override
-            public void onHaltRequested() {
-                wake.countDown();
-            }
+        @Override
+        public int doWork() throws InterruptedException {
+            calls.add("doWork");
+            waiting.countDown();
+            wake.await();
+            return 0;
+        }
 
-            @Override
-            public void onClose() {
-                calls.add("onClose");
-            }
+        @Override
+        public void onHaltRequested() {
+            wake.countDown();
+        }
 
-            @Override
-            public String roleName() {
-                return "blocking";
-            }
-        };
-        final AgentRunner runner = new AgentRunner(blocking, spin(), AgentErrorHandler.STOP);
-        final Thread thread = new Thread(runner);
-        thread.start();
-        waiting.await();
+        @Override
+        public void onClose() {
+            calls.add("onClose");
+        }
 
-        runner.halt();
-        thread.join(TimeUnit.SECONDS.toMillis(20));
+        @Override
+        public String roleName() {
+            return "blocking";
+        }
+    }
 
-        assertFalse(thread.isAlive(), "the halted runner did not return");
-        assertEquals(List.of("doWork", "onClose"), calls);
+    @Test
+    void aHaltWakesAnAgentBlockedInItsWaitAndTheRunEndsAfterThatStep() throws InterruptedException {
+        final BlockingAgent agent = new BlockingAgent();
+        final AgentRunner runner = new AgentRunner(agent, spin(), AgentErrorHandler.STOP);
+
+        assertTrue(haltEndsABlockedRun(runner, agent, runner::halt), "the halted runner did not return");
+        assertEquals(List.of("doWork", "onClose"), agent.calls);
         assertEquals(RunState.STOPPED, runner.state());
         assertNull(runner.failure());
+    }
+
+    /** The same check catches a halt that moves the state without waking the agent (SilentHaltRunner). */
+    @Test
+    void theCheckCatchesAHaltThatDoesNotWakeTheAgent() throws InterruptedException {
+        final BlockingAgent agent = new BlockingAgent();
+        final SilentHaltRunner mutant = new SilentHaltRunner(agent);
+        try {
+            assertFalse(haltEndsABlockedRun(mutant, agent, mutant::halt), "the mutant's agent should sleep on");
+        } finally {
+            // what the halt should have done, so that the thread ends
+            agent.wake.countDown();
+        }
+    }
+
+    /**
+     * Starts {@code runner} on a thread, waits until its agent is blocked in its step, halts, and
+     * says whether the thread ended within 5 s. The agent stays blocked until woken, so a halt that
+     * does not wake it fails every time, not by chance.
+     */
+    private static boolean haltEndsABlockedRun(final Runnable runner, final BlockingAgent agent, final Runnable halt)
+            throws InterruptedException {
+        final Thread thread = new Thread(runner);
+        thread.start();
+        agent.waiting.await();
+        halt.run();
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+        return !thread.isAlive();
     }
 
     @Test
