@@ -5,13 +5,13 @@ package dev.slipstream.agent;
  * library's runners, pools and pipelines.
  *
  * <pre>
- *   NEW ──run──▶ RUNNING ──loop ends──▶ STOPPING ──onClose done──▶ STOPPED
- *    │              │                      ▲
- *    │            halt                     │
- *    │              ▼                      │
- *    └──halt──▶ HALTING ──loop sees it─────┘
- *                   │
- *                   └──run before any start──▶ STOPPED   (returns at once)
+ *   NEW --run()--> RUNNING --loop ends--> STOPPING --onClose done--> STOPPED
+ *    |               |                       ^
+ *    |             halt()                    |
+ *    |               v                       |
+ *    +--halt()--> HALTING --loop sees it-----+
+ *                    |
+ *                    +--run() when never started--> STOPPED (returns at once)
  * </pre>
  *
  * <pre>{@code
@@ -25,9 +25,15 @@ public enum RunState {
     NEW,
     /** Started and working. */
     RUNNING,
-    /** Asked to end, or ending on its own: finishing the step in hand, then closing. */
+    /**
+     * Ending in order. A runner: its loop has ended and the agent is being closed. A set of
+     * threads: refusing new work, and stopping once everything accepted is handled (a drain).
+     */
     STOPPING,
-    /** Asked to stop now: ends after the step in hand, waking any wait (or, if not started yet, never starts). */
+    /**
+     * Asked to stop now. A runner: ends after the step in hand, its agent woken from any wait (or,
+     * halted before it started, never starts). A set of threads: stops without a drain.
+     */
     HALTING,
     /** Ended: every thread has returned. Final. */
     STOPPED
