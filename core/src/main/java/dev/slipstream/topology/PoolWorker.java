@@ -110,7 +110,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     @Override
     public abstract int doWork();
 
-    /** Called after {@link #work()} returned normally: the worker holds nothing back any more. */
+    /** Called when the loop ended without a failure, before {@code onShutdown}: the worker holds nothing back any more. */
     abstract void stoppedCleanly();
 
     /**
