@@ -84,6 +84,12 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     /** Owns the thread's loop and the lifecycle; its idle back-off serves the barrier's early returns. */
     private final AgentRunner runner =
             new AgentRunner(new Steps(), new Backoff(EMPTY_WAIT_SPINS, 0, 0L, 0L), failure -> false);
+    /**
+     * An {@code onShutdown} failure after a policy's {@link HaltProcessorException}: that halt is
+     * a clean stop, so this is the stage's failure, as it would be alone. Written once by the
+     * running thread before run() returns.
+     */
+    private volatile Throwable shutdownFailedAfterHalt;
 
     // Settings: written before run(), read by the thread that runs it; Thread.start() or the
     // executor's hand-off of the task orders the writes before the reads.
@@ -254,7 +260,8 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      *     {@link #halt()}
      */
     public Throwable getFailure() {
-        return runner.failure();
+        final Throwable afterHalt = shutdownFailedAfterHalt;
+        return afterHalt != null ? afterHalt : runner.failure();
     }
 
     /**
@@ -267,7 +274,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     @Override
     public void run() {
         runner.run();
-        final Throwable failure = runner.failure();
+        final Throwable failure = getFailure();
         if (failure instanceof RuntimeException && !(failure instanceof HaltProcessorException)) {
             throw (RuntimeException) failure;
         }
@@ -343,6 +350,12 @@ public final class BatchEventProcessor<E> implements EventProcessor {
                 notifyShutdown(policy);
             } catch (HaltProcessorException ignored) {
                 // already stopping: nothing left to halt
+            } catch (RuntimeException | Error failed) {
+                if (runner.failure() instanceof HaltProcessorException) {
+                    shutdownFailedAfterHalt = failed;
+                    return;
+                }
+                throw failed;
             }
         }
 
