@@ -5,6 +5,7 @@
  *   <li>{@code dev.slipstream.sequence}: sequences, sequencers and barriers (who may read or write which slot).</li>
  *   <li>{@code dev.slipstream.wait}: how consumers and producers wait.</li>
  *   <li>{@code dev.slipstream.ring}: the preallocated ring buffer, translators and the pull-style poller.</li>
+ *   <li>{@code dev.slipstream.agent}: the runner that owns a thread's loop, its lifecycle, error policy and idling.</li>
  *   <li>{@code dev.slipstream.processor}: event handlers and the batch event processor that runs them.</li>
  *   <li>{@code dev.slipstream.topology}: the DSL that wires stages, work pools and their lifecycle; the unbounded ingress in front of a ring.</li>
  *   <li>{@code dev.slipstream.monitor}: allocation-free stage metrics and JFR events.</li>
@@ -21,6 +22,7 @@ module dev.slipstream {
     exports dev.slipstream.sequence;
     exports dev.slipstream.wait;
     exports dev.slipstream.ring;
+    exports dev.slipstream.agent;
     exports dev.slipstream.processor;
     exports dev.slipstream.topology;
     exports dev.slipstream.monitor;

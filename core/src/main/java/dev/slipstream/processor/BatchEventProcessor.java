@@ -1,13 +1,14 @@
 package dev.slipstream.processor;
 
+import dev.slipstream.agent.Agent;
+import dev.slipstream.agent.AgentRunner;
+import dev.slipstream.agent.RunState;
 import dev.slipstream.ring.DataProvider;
 import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
-
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs one {@link EventHandler} on its own thread over every event of a ring, in order and in
@@ -36,6 +37,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * running it. The counters ({@link #eventsProcessed()} and the others) are plain,
  * allocation-free getters for monitoring threads.
  *
+ * <p>The thread's loop, the lifecycle and the halt are an {@link AgentRunner}'s, as for every
+ * thread the library owns; this class supplies the step: one wait on the barrier and one batch.
+ *
  * <pre>{@code
  * RingBuffer<Trade> ring = RingBuffer.createSingleProducer(Trade::new, 1024, new HybridWaitStrategy());
  * BatchEventProcessor<Trade> journal =
@@ -58,10 +62,10 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     public static final int DEFAULT_REWIND_RETRIES = 3;
 
     /**
-     * After an early return of the barrier: spins, then yields to a slow producer (never parks:
-     * the barrier itself waits). Shared by the processors: each counts its own early returns.
+     * After an early return of the barrier: spins 63 times, then yields to a slow producer (never
+     * parks: the barrier itself waits).
      */
-    private static final Backoff EMPTY_WAIT = new Backoff(63, 0, 0L, 0L);
+    private static final int EMPTY_WAIT_SPINS = 63;
 
     /** The smallest batch that shows a stage chasing its producer (see letTheProducerAhead). */
     private static final long CHASE_MIN = 2L;
@@ -71,19 +75,21 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      */
     private static final long CHASE_MAX = 256L;
 
-    private static final int IDLE = 0;
-    private static final int RUNNING = 1;
-    private static final int STOPPED = 2;
-
     private final DataProvider<E> dataProvider;
     private final SequenceBarrier barrier;
     private final EventHandler<? super E> handler;
     /** Padded on its own: producers and downstream stages read it all the time. */
     private final Sequence sequence = new Sequence(Sequence.INITIAL_VALUE);
     private final ProcessorCounters counters = new ProcessorCounters();
-    private final AtomicInteger state = new AtomicInteger(IDLE);
-    private volatile boolean haltRequested;
-    private volatile Throwable failure;
+    /** Owns the thread's loop and the lifecycle; its idle back-off serves the barrier's early returns. */
+    private final AgentRunner runner =
+            new AgentRunner(new Steps(), new Backoff(EMPTY_WAIT_SPINS, 0, 0L, 0L), failure -> false);
+    /**
+     * An {@code onShutdown} failure after a policy's {@link HaltProcessorException}: that halt is
+     * a clean stop, so this is the stage's failure, as it would be alone. Written once by the
+     * running thread before run() returns.
+     */
+    private volatile Throwable shutdownFailedAfterHalt;
 
     // Settings: written before run(), read by the thread that runs it; Thread.start() or the
     // executor's hand-off of the task orders the writes before the reads.
@@ -197,15 +203,15 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      */
     @Override
     public void halt() {
-        // volatile store, then the barrier's alert (a volatile store and a signal); run() clears
-        // the alert before it reads this flag, so a halt is never lost between the two
-        haltRequested = true;
-        barrier.alert();
+        // the runner moves its state, then calls Steps.onHaltRequested, which alerts the barrier;
+        // Steps.onStart clears the alert before the runner's first look at the state, so a halt
+        // is never lost between the two
+        runner.halt();
     }
 
     @Override
     public boolean isRunning() {
-        return state.get() == RUNNING;
+        return runner.isRunning();
     }
 
     /**
@@ -254,7 +260,8 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      *     {@link #halt()}
      */
     public Throwable getFailure() {
-        return failure;
+        final Throwable afterHalt = shutdownFailedAfterHalt;
+        return afterHalt != null ? afterHalt : runner.failure();
     }
 
     /**
@@ -266,101 +273,95 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      */
     @Override
     public void run() {
-        if (!state.compareAndSet(IDLE, RUNNING)) {
-            throw new IllegalStateException(state.get() == RUNNING
-                    ? label() + " is already running: run() must be called by one thread only"
-                    : label() + " has already started once; a processor runs only once, so create a new one"
-                            + " (its sequence can be set to this one's) to resume");
+        runner.run();
+        final Throwable failure = getFailure();
+        if (failure instanceof RuntimeException && !(failure instanceof HaltProcessorException)) {
+            throw (RuntimeException) failure;
         }
-        try {
-            // volatile store, then the volatile load below: a halt() that came before run() has
-            // raised the flag by now, and one that comes later alerts the barrier after this clear
+        if (failure instanceof Error) {
+            throw (Error) failure;
+        }
+    }
+
+    /**
+     * One step of the runner: one wait on the barrier, then at most one batch. The per-event loop
+     * is {@link #processBatch}'s; the runner only wraps it, once per batch.
+     */
+    private final class Steps implements Agent {
+        /** The next sequence to process; plain: only the running thread reads and writes it. */
+        private long next;
+        /** The exception policy, fixed at start. */
+        private ExceptionHandler<? super E> policy;
+
+        @Override
+        public void onStart() {
+            // volatile store, then the runner's volatile load of its state: a halt() that came
+            // earlier has moved the state by now, and one that comes later alerts after this clear
             barrier.clearAlert();
-            if (!haltRequested) {
-                runLifecycle();
-            }
-        } finally {
-            state.set(STOPPED);
-        }
-    }
-
-    private void runLifecycle() {
-        final ExceptionHandler<? super E> policy =
-                exceptionHandler != null ? exceptionHandler : ExceptionHandlers.logAndContinue(name);
-        RuntimeException escaping = null;
-        Error error = null;
-        try {
+            policy = exceptionHandler != null ? exceptionHandler : ExceptionHandlers.logAndContinue(name);
+            // plain load: this thread is the only writer of the sequence
+            next = sequence.getPlain() + 1L;
             notifyStart(policy);
-            processEvents(policy);
-        } catch (HaltProcessorException halted) {
-            failure = halted;   // a clean stop asked for by the policy
-        } catch (RuntimeException e) {
-            escaping = e;
-        } catch (Error e) {
-            error = e;
         }
-        try {
-            notifyShutdown(policy);
-        } catch (HaltProcessorException ignored) {
-            // already stopping: nothing left to halt
-        } catch (RuntimeException | Error e) {
-            final Throwable first = escaping != null ? escaping : error;
-            if (first != null) {
-                first.addSuppressed(e);
-            } else if (e instanceof Error) {
-                error = (Error) e;
-            } else {
-                escaping = (RuntimeException) e;
-            }
-        }
-        if (error != null) {
-            failure = error;
-            throw error;
-        }
-        if (escaping != null) {
-            failure = escaping;
-            throw escaping;
-        }
-    }
 
-    private void processEvents(final ExceptionHandler<? super E> policy) {
-        final SequenceBarrier barrier = this.barrier;
-        final long maxBatch = maxBatchSize;
-        // plain load: this thread is the only writer of the sequence
-        long next = sequence.getPlain() + 1L;
-        int emptyWaits = 0;
-        // volatile load once per batch: halt() also alerts the barrier, this catches a barrier
-        // that hands out events without checking its alert
-        while (!haltRequested) {
+        @Override
+        public int doWork() {
+            final long next = this.next;
             final long available;
             try {
                 available = barrier.waitFor(next);
             } catch (AlertException alerted) {
-                return;
+                return DONE;
             } catch (InterruptedException interrupted) {
                 // whoever owns the thread wants it back: stop, and keep the interrupt for them
                 Thread.currentThread().interrupt();
-                return;
+                return DONE;
             } catch (TimeoutException timeout) {
                 notifyTimeout(next - 1L, policy);
-                continue;
+                return 1;
             }
             if (available < next) {
                 // The wait ended early: only a barrier other than the ring's own can do that (the
                 // ring's barrier waits, the way its strategy waits, for a claimed slot to be
-                // published). Spin a little, then yield, and ask again.
-                EMPTY_WAIT.idleAt(emptyWaits++);
-                continue;
+                // published). The runner spins a little, then yields, and this asks again.
+                return 0;
             }
-            emptyWaits = 0;
-            final long last = Math.min(available, next + maxBatch - 1L);
+            final long last = Math.min(available, next + maxBatchSize - 1L);
             if (!processBatch(next, last, available, policy)) {
-                return;
+                return DONE;
             }
             if (last - next >= CHASE_MIN - 1L && last - next < CHASE_MAX) {
                 letTheProducerAhead();
             }
-            next = last + 1L;
+            this.next = last + 1L;
+            // at most maxBatchSize (an int) events
+            return (int) (last - next + 1L);
+        }
+
+        @Override
+        public void onHaltRequested() {
+            // volatile store and a signal: a waitFor in progress throws AlertException
+            barrier.alert();
+        }
+
+        @Override
+        public void onClose() {
+            try {
+                notifyShutdown(policy);
+            } catch (HaltProcessorException ignored) {
+                // already stopping: nothing left to halt
+            } catch (RuntimeException | Error failed) {
+                if (runner.failure() instanceof HaltProcessorException) {
+                    shutdownFailedAfterHalt = failed;
+                    return;
+                }
+                throw failed;
+            }
+        }
+
+        @Override
+        public String roleName() {
+            return label();
         }
     }
 
@@ -407,7 +408,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
                 handler.onEvent(event, s, s == last);
             } catch (RewindableException rewind) {
                 if (retry(rewind, ++failures, s, event, first, policy)) {
-                    if (haltRequested) {
+                    if (runner.state() != RunState.RUNNING) {
                         return false;
                     }
                     counters.rewound();
@@ -500,7 +501,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     }
 
     private void checkNotStarted(final String setting) {
-        if (state.get() != IDLE) {
+        if (runner.state() != RunState.NEW) {
             throw new IllegalStateException("cannot change " + setting + " of " + label()
                     + " after it has started: configure a processor before run()");
         }

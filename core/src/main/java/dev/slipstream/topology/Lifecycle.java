@@ -1,10 +1,12 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -16,29 +18,20 @@ import java.util.concurrent.locks.LockSupport;
  * unbounded ingress: the state machine, failures (recorded at any time, shutdown included,
  * logged once, and the first one stops the owner), how a thread's end is classified, and joining.
  *
- * <p>The states, in the order an owner passes them: {@link #NEW}, {@link #STARTED}, then
- * {@link #STOPPING} (drain, then stop) or {@link #HALTING} (stop at once), then
- * {@link #STOPPED}. An owner that stops under its own lock (the pipeline) goes from
- * {@code STARTED} to {@code STOPPED} and keeps its stop request beside the state; one whose
+ * <p>The states are {@link RunState}'s, the same as one thread's {@link
+ * dev.slipstream.agent.AgentRunner}, in the order an owner passes them: {@code NEW},
+ * {@code RUNNING}, then {@code STOPPING} (drain, then stop) or {@code HALTING} (stop at once),
+ * then {@code STOPPED}. An owner that stops under its own lock (the pipeline) goes from
+ * {@code RUNNING} to {@code STOPPED} and keeps its stop request beside the state; one whose
  * start, stop and halt race without a lock (the ingress) passes through {@code STOPPING} or
- * {@code HALTING} with {@link #compareAndSetState}, so that its thread can read which.
+ * {@code HALTING} with {@link #casState}, so that one of them wins. The loop of each thread is
+ * an {@code AgentRunner}'s; this class is only about the set.
  *
  * <p>Two questions that one flag used to answer are kept apart: whether a thread's end is
  * expected (it was asked to stop) and whether it failed (its exception handler gave up, or
  * something escaped). An expected end can still be a failure.
  */
 final class Lifecycle {
-    /** Built, no thread started. */
-    static final int NEW = 0;
-    /** Threads started (or being started). */
-    static final int STARTED = 1;
-    /** Asked to stop once everything accepted is handled. */
-    static final int STOPPING = 2;
-    /** Asked to stop at once, leaving what is not handled. */
-    static final int HALTING = 3;
-    /** Stopped: nothing runs any more. */
-    static final int STOPPED = 4;
-
     private static final System.Logger LOG = System.getLogger("dev.slipstream.topology");
     /** How often a stopping thread that is still running is interrupted again. */
     private static final long REINTERRUPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -46,7 +39,7 @@ final class Lifecycle {
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(Lifecycle.class, "state", int.class);
+            STATE = MethodHandles.lookup().findVarHandle(Lifecycle.class, "state", RunState.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -56,7 +49,7 @@ final class Lifecycle {
     private final Runnable onFirstFailure;
     private final List<StageFailure> failures = new CopyOnWriteArrayList<>();
     private final AtomicBoolean failed = new AtomicBoolean();
-    private volatile int state = NEW;
+    private volatile RunState state = RunState.NEW;
     /** The thread waiting for a drain, if any: a failure unparks it so the wait ends at once. */
     private volatile Thread drainWaiter;
 
@@ -69,11 +62,11 @@ final class Lifecycle {
         this.onFirstFailure = onFirstFailure;
     }
 
-    int state() {
+    RunState state() {
         return state;
     }
 
-    void setState(final int newState) {
+    void setState(final RunState newState) {
         // volatile store: read without the owner's lock by isRunning(), toString() and producers' checks
         state = newState;
     }
@@ -83,28 +76,15 @@ final class Lifecycle {
      *
      * @return false, changing nothing, if the state was another
      */
-    boolean casState(final int expected, final int newState) {
+    boolean casState(final RunState expected, final RunState newState) {
         // volatile CAS: of a start, a stop and a halt that race, exactly one wins each transition,
         // and each loser reads the winner's state
         return STATE.compareAndSet(this, expected, newState);
     }
 
-    /** How messages name a state: new, started, stopping, halting or stopped. */
-    static String stateName(final int state) {
-        switch (state) {
-            case NEW:
-                return "new";
-            case STARTED:
-                return "started";
-            case STOPPING:
-                return "stopping";
-            case HALTING:
-                return "halting";
-            case STOPPED:
-                return "stopped";
-            default:
-                throw new IllegalArgumentException("no lifecycle state " + state + "; expected 0 (new) to 4 (stopped)");
-        }
+    /** How messages name a state: new, running, stopping, halting or stopped. */
+    static String stateName(final RunState state) {
+        return state.name().toLowerCase(Locale.ROOT);
     }
 
     boolean hasFailed() {

@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.monitor.JfrMonitoring;
 import dev.slipstream.monitor.PipelineMetrics;
 import dev.slipstream.ring.RingBuffer;
@@ -55,13 +56,13 @@ final class PipelineLifecycle<E> {
         return lifecycle;
     }
 
-    int state() {
+    RunState state() {
         return lifecycle.state();
     }
 
     /** Whether a shutdown or halt has begun or ended: the graph no longer changes. */
     boolean isStopping() {
-        return lifecycle.state() == Lifecycle.STOPPED || stopRequested;
+        return lifecycle.state() == RunState.STOPPED || stopRequested;
     }
 
     /** Whether a stage added while running is refused: the pipeline is stopping, stopped or failed. */
@@ -71,23 +72,23 @@ final class PipelineLifecycle<E> {
 
     boolean isRunning() {
         // a closed ring is what stops a pipeline, by shutdown, halt or failure
-        return lifecycle.state() == Lifecycle.STARTED && !ring.isClosed();
+        return lifecycle.state() == RunState.RUNNING && !ring.isClosed();
     }
 
     /** How {@code toString} names the state. */
     String stateName() {
-        final int state = lifecycle.state();
-        return state == Lifecycle.NEW ? "new" : state == Lifecycle.STARTED ? (isRunning() ? "running" : "stopping")
+        final RunState state = lifecycle.state();
+        return state == RunState.NEW ? "new" : state == RunState.RUNNING ? (isRunning() ? "running" : "stopping")
                 : "stopped";
     }
 
     /** Creates every stage's threads, then starts them, with JFR monitoring registered between. */
     void start(final PipelineMetrics metrics, final Duration stallThreshold) {
         synchronized (lock) {
-            final int state = lifecycle.state();
-            if (state != Lifecycle.NEW) {
+            final RunState state = lifecycle.state();
+            if (state != RunState.NEW) {
                 throw new IllegalStateException("pipeline '" + name + "' was already "
-                        + (state == Lifecycle.STARTED ? "started" : "stopped") + "; start() may be called once");
+                        + (state == RunState.RUNNING ? "started" : "stopped") + "; start() may be called once");
             }
             if (graph.isEmpty()) {
                 throw new IllegalStateException("pipeline '" + name
@@ -96,7 +97,7 @@ final class PipelineLifecycle<E> {
             for (final StageNode<E> node : graph.nodes()) {
                 node.createThreads(lifecycle);
             }
-            lifecycle.setState(Lifecycle.STARTED);
+            lifecycle.setState(RunState.RUNNING);
             jfr = JfrMonitoring.register(metrics, stallThreshold);
             for (final StageNode<E> node : graph.nodes()) {
                 node.startThreads();
@@ -116,7 +117,7 @@ final class PipelineLifecycle<E> {
             final long startNanos = System.nanoTime();
             stopRequested = true;
             final List<StageNode<E>> stages = new ArrayList<>(graph.nodes());
-            final boolean wasStarted = lifecycle.state() == Lifecycle.STARTED;
+            final boolean wasStarted = lifecycle.state() == RunState.RUNNING;
             final StageFailure firstFailure = lifecycle.firstFailure();
             ring.close("pipeline '" + name + "' " + (firstFailure != null ? "stopped after a failure: " + firstFailure
                     : halt ? "was halted" : "is shut down"));
@@ -164,7 +165,7 @@ final class PipelineLifecycle<E> {
                 givenUp.put(node.name, node.exceptions.tally().retriesGivenUp());
                 retried.put(node.name, node.batchRewinds());
             }
-            lifecycle.setState(Lifecycle.STOPPED);
+            lifecycle.setState(RunState.STOPPED);
             graph.releaseHandlers();
             result = new ShutdownResult(name, halt, fence, left, alive, lifecycle.failures(),
                     Duration.ofNanos(System.nanoTime() - startNanos), inFlight, skipped, givenUp, retried);

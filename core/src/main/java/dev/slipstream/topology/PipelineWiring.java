@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +40,10 @@ final class PipelineWiring<E> {
             throw new IllegalArgumentException("at least one handler or stage spec is needed, got none");
         }
         synchronized (lock) {
-            final int state = run.state();
-            if (state != Lifecycle.NEW) {
+            final RunState state = run.state();
+            if (state != RunState.NEW) {
                 throw new IllegalStateException("pipeline '" + pipeline.name() + "' is "
-                        + (state == Lifecycle.STARTED ? "already started" : "stopped")
+                        + (state == RunState.RUNNING ? "already started" : "stopped")
                         + ": its graph is fixed; use addHandler(...) or removeStage(...) while it runs");
             }
             for (final StageNode<E> node : upstream) {

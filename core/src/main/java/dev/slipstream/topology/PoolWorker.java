@@ -1,7 +1,12 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.Agent;
+import dev.slipstream.agent.AgentErrorHandler;
+import dev.slipstream.agent.AgentRunner;
+import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
+import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.ToLongFunction;
@@ -14,10 +19,8 @@ abstract class PoolWorkerLhsPad {
 
 /** Fields a worker writes and other threads read (counters) or CAS (state). */
 abstract class PoolWorkerFields extends PoolWorkerLhsPad {
-    /** AWAKE or PARKED; a waker CASes PARKED to AWAKE before unparking. */
+    /** AWAKE or PARKED, the wake-up protocol's; a waker CASes PARKED to AWAKE before unparking. */
     protected volatile int state;
-    /** IDLE, RUNNING, DONE. */
-    protected volatile int runState;
     protected volatile Thread thread;
     protected long events;
     protected long batches;
@@ -32,16 +35,18 @@ abstract class PoolWorkerRhsPad extends PoolWorkerFields {
 
 /**
  * One worker of a work pool, whatever its source of work: the part the ring-fed
- * {@link RingWorker} and the queue-fed {@link QueueWorker} share. It runs once; it calls the
- * handler's {@code onStart}, takes and handles work until its pool halts (the source's own loop,
- * {@link #work()}), calls {@code onShutdown}, and reports a failure (an exception handler that gave
- * up, or anything else escaping) to its pool exactly once. It also owns the parking half of the
- * {@link BiasedWaker} protocol and the counters a pool sums for monitoring.
+ * {@link RingWorker} and the queue-fed {@link QueueWorker} share. It is the {@link Agent} of an
+ * {@link AgentRunner}, which owns the loop and the lifecycle: the runner runs it once; it calls
+ * the handler's {@code onStart}, takes and handles work step by step until its pool halts or its
+ * source ends (the source's own step, {@link #doWork()}), calls {@code onShutdown}, and reports a
+ * failure (an exception handler that gave up, or anything else escaping) to its pool exactly
+ * once. It also owns the parking half of the {@link BiasedWaker} protocol and the counters a pool
+ * sums for monitoring.
  *
  * <pre>{@code
  * // a source-specific worker fills in where work comes from:
  * final class QueueWorker<T> extends PoolWorker<T> {
- *     void work() { ... poll a batch, handle it, park when empty ... }
+ *     public int doWork() { ... poll a batch and handle it, or park when empty ... }
  *     boolean workVisible() { return !queue.isEmpty(); }
  *     ...
  * }
@@ -49,15 +54,11 @@ abstract class PoolWorkerRhsPad extends PoolWorkerFields {
  *
  * @param <E> the event or item type
  */
-abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
+abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent {
     static final int AWAKE = 0;
     static final int PARKED = 1;
-    static final int IDLE = 0;
-    static final int RUNNING = 1;
-    static final int DONE = 2;
 
     private static final VarHandle STATE;
-    private static final VarHandle RUN_STATE;
     private static final VarHandle EVENTS;
     private static final VarHandle BATCHES;
     private static final VarHandle EXCEPTIONS;
@@ -67,7 +68,6 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
         try {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(PoolWorkerFields.class, "state", int.class);
-            RUN_STATE = lookup.findVarHandle(PoolWorkerFields.class, "runState", int.class);
             EVENTS = lookup.findVarHandle(PoolWorkerFields.class, "events", long.class);
             BATCHES = lookup.findVarHandle(PoolWorkerFields.class, "batches", long.class);
             EXCEPTIONS = lookup.findVarHandle(PoolWorkerFields.class, "exceptions", long.class);
@@ -83,20 +83,34 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     final ExceptionHandler<? super E> exceptionHandler;
     /** Unbiased policy, or worker 0 of a biased pool: waits on the source itself. */
     final boolean waitsOnSource;
+    /**
+     * Owns this worker's loop and lifecycle; every failure stops the worker (the exception
+     * handler has already had its say on the event).
+     */
+    final AgentRunner runner;
 
+    /**
+     * @param idle the runner's back-off after a step that found nothing to take
+     */
     PoolWorker(final String poolName, final int index, final EventHandler<? super E> handler,
-               final ExceptionHandler<? super E> exceptionHandler, final WakePolicy wakePolicy) {
+               final ExceptionHandler<? super E> exceptionHandler, final WakePolicy wakePolicy,
+               final Backoff idle) {
         this.poolName = poolName;
         this.index = index;
         this.handler = handler;
         this.exceptionHandler = exceptionHandler;
         this.waitsOnSource = wakePolicy == WakePolicy.UNBIASED || index == 0;
+        this.runner = new AgentRunner(this, idle, AgentErrorHandler.STOP);
     }
 
-    /** Takes and handles work until the pool halts or the source says there is no more. */
-    abstract void work();
+    /**
+     * One step: returns {@link Agent#DONE} once the pool halted or the source has no more, else
+     * takes and handles at most one batch, or waits for one.
+     */
+    @Override
+    public abstract int doWork();
 
-    /** Called after {@link #work()} returned normally: the worker holds nothing back any more. */
+    /** Called when the loop ended without a failure, before {@code onShutdown}: the worker holds nothing back any more. */
     abstract void stoppedCleanly();
 
     /**
@@ -115,38 +129,47 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
      */
     abstract boolean workVisible();
 
+    /**
+     * Runs the worker through its runner, then reports a failure to the pool.
+     *
+     * @throws IllegalStateException if the worker was already started
+     */
     @Override
     public final void run() {
-        if (!casRunState(IDLE, RUNNING)) {
-            throw new IllegalStateException("worker " + index + " of pool '" + poolName
-                    + "' was already started; a worker runs once");
-        }
-        // volatile store: wakers read it after seeing this worker PARKED
-        thread = Thread.currentThread();
-        Throwable failure = null;
-        try {
-            notifyStart();
-            if (!halted()) {
-                work();
-            }
-            stoppedCleanly();
-        } catch (RuntimeException | Error stop) {
-            // the exception handler gave up (on an event or on onStart), or something escaped
-            failure = stop;
-        }
-        try {
-            notifyShutdown();
-        } catch (RuntimeException | Error stop) {
-            if (failure == null) {
-                failure = stop;
-            } else {
-                failure.addSuppressed(stop);
-            }
-        }
-        runState = DONE;
+        runner.run();
+        final Throwable failure = runner.failure();
         if (failure != null) {
             stoppedOnFailure(failure);
         }
+    }
+
+    @Override
+    public final void onStart() {
+        // volatile store: wakers read it after seeing this worker PARKED
+        thread = Thread.currentThread();
+        notifyStart();
+    }
+
+    @Override
+    public final void onClose() {
+        if (runner.failure() == null) {
+            stoppedCleanly();
+        }
+        notifyShutdown();
+    }
+
+    @Override
+    public final String roleName() {
+        return "worker " + index + " of pool '" + poolName + "'";
+    }
+
+    /**
+     * Where the worker is in its lifecycle.
+     *
+     * @return its runner's state
+     */
+    final RunState runState() {
+        return runner.state();
     }
 
     /**
@@ -205,10 +228,6 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable {
     /** Volatile CAS of the park state: wakers and the worker itself race on PARKED. */
     boolean casState(final int expected, final int updated) {
         return STATE.compareAndSet(this, expected, updated);
-    }
-
-    private boolean casRunState(final int expected, final int updated) {
-        return RUN_STATE.compareAndSet(this, expected, updated);
     }
 
     /** Volatile fetch-and-add of the wake-up count: wakers of successive parks may overlap. */

@@ -43,60 +43,67 @@ final class QueueWorker<T> extends PoolWorker<T> {
      * shutdown to count what a stuck worker holds.
      */
     volatile long holding;
+    /** The claimed batch, allocated once per worker; this worker's thread only. */
+    private final Object[] batch;
+    /** Items handled so far, the sequence handlers see; plain: this worker's thread only. */
+    private long count;
 
     QueueWorker(final QueueWorkerPool<T> pool, final int index, final EventHandler<? super T> handler) {
-        super(pool.name(), index, handler, pool.exceptionHandler(), pool.wakePolicy());
+        // no back-off for the runner: an empty queue is waited for in awaitItems, which parks
+        // through the wake-up protocol, so a step never reports "nothing done"
+        super(pool.name(), index, handler, pool.exceptionHandler(), pool.wakePolicy(), new Backoff(0, 0, 0L, 0L));
         this.pool = pool;
+        this.batch = new Object[pool.batchSize()];
     }
 
     @Override
-    void work() {
-        final Queue<T> queue = pool.queue();
-        final int batchSize = pool.batchSize();
-        final boolean biased = pool.wakePolicy() == WakePolicy.BIASED;
-        // the claimed batch, allocated once per worker
-        final Object[] batch = new Object[batchSize];
-        long count = 0;
-        while (!pool.isHalted()) {
-            int taken = 0;
-            T item;
-            while (taken < batchSize && (item = queue.poll()) != null) {
-                batch[taken++] = item;
-            }
-            if (taken == 0) {
-                if (!awaitItems()) {
-                    return;
-                }
-                continue;
-            }
-            // opaque: only a shutdown that finds this worker stuck reads it
-            srHolding(taken);
-            if (biased && taken == batchSize && !queue.isEmpty()) {
-                // overloaded: a full batch and more waiting
-                pool.wakeAfter(index);
-            }
-            for (int i = 0; i < taken; i++) {
-                @SuppressWarnings("unchecked")
-                final T next = (T) batch[i];
-                batch[i] = null;
-                try {
-                    handler.onEvent(next, count, i == taken - 1);
-                } catch (Throwable t) {
-                    try {
-                        handleEventException(t, count, next);
-                    } catch (RuntimeException | Error stop) {
-                        // this item and the rest of the batch are out of the queue, unhandled
-                        pool.abandon(taken - i);
-                        srHolding(0L);
-                        countEvents(i, false);
-                        throw stop;
-                    }
-                }
-                count++;
-                srHolding(taken - i - 1);
-            }
-            countEvents(taken, true);
+    public int doWork() {
+        if (pool.isHalted()) {
+            return DONE;
         }
+        final Queue<T> queue = pool.queue();
+        final int batchSize = batch.length;
+        final Object[] batch = this.batch;
+        int taken = 0;
+        T item;
+        while (taken < batchSize && (item = queue.poll()) != null) {
+            batch[taken++] = item;
+        }
+        if (taken == 0) {
+            // waited until items came (look again at once), or the pool halted or drained dry
+            return awaitItems() ? 1 : DONE;
+        }
+        // opaque: only a shutdown that finds this worker stuck reads it
+        srHolding(taken);
+        if (pool.wakePolicy() == WakePolicy.BIASED && taken == batchSize && !queue.isEmpty()) {
+            // overloaded: a full batch and more waiting
+            pool.wakeAfter(index);
+        }
+        long count = this.count;
+        for (int i = 0; i < taken; i++) {
+            @SuppressWarnings("unchecked")
+            final T next = (T) batch[i];
+            batch[i] = null;
+            try {
+                handler.onEvent(next, count, i == taken - 1);
+            } catch (Throwable t) {
+                try {
+                    handleEventException(t, count, next);
+                } catch (RuntimeException | Error stop) {
+                    // this item and the rest of the batch are out of the queue, unhandled
+                    pool.abandon(taken - i);
+                    srHolding(0L);
+                    countEvents(i, false);
+                    this.count = count;
+                    throw stop;
+                }
+            }
+            count++;
+            srHolding(taken - i - 1);
+        }
+        this.count = count;
+        countEvents(taken, true);
+        return taken;
     }
 
     @Override

@@ -1,11 +1,10 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.sequence.Backoff;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,20 +65,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      */
     private static final Backoff OFFERS_WAIT = new Backoff(0, 0, 1_000L, 1_000_000L);
 
-    private static final VarHandle PHASE;
     private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
-
-    static {
-        try {
-            PHASE = MethodHandles.lookup().findVarHandle(QueueWorkerPool.class, "phase", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static final int NEW = 0;
-    private static final int STARTED = 1;
-    private static final int STOPPING = 2;
 
     private final String name;
     private final Queue<T> queue;
@@ -90,20 +76,25 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     private final ThreadFactory threadFactory;
     private final QueueWorker<T>[] workers;
     private final List<Thread> threads = new ArrayList<>();
-    /** Failures: recorded at any time, logged once; the first one stops the pool. */
+    /**
+     * The pool's state (NEW, RUNNING once started, STOPPING from the first shutdown, halt or
+     * failure on: offers are refused) and its failures (recorded at any time, logged once; the
+     * first one stops the pool).
+     */
     private final Lifecycle lifecycle;
     /**
-     * Offers between their check of the phase and the end of their queue offer. A shutdown sets
-     * the phase, then waits for this to reach 0 before it lets the workers end on an empty queue:
+     * Offers between their check of the state and the end of their queue offer. A shutdown sets
+     * the state, then waits for this to reach 0 before it lets the workers end on an empty queue:
      * an offer that passed the check is in the queue by then (the queue's claims in flight).
      */
     private final AtomicLong offersInFlight = new AtomicLong();
     /** Items a failed worker had taken from the queue but not handled. */
     private final AtomicLong abandoned = new AtomicLong();
 
-    /** Written by start and shutdown; read by {@link #offer}. */
-    private volatile int phase = NEW;
-    /** Workers exit once the queue is empty instead of parking. */
+    /**
+     * Workers exit once the queue is empty instead of parking. Apart from the state: a shutdown
+     * sets it only after the offers in flight have reached the queue.
+     */
     private volatile boolean draining;
     /** Workers exit after the item they are handling. */
     private volatile boolean halted;
@@ -148,9 +139,9 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * @throws IllegalStateException if the pool was already started or shut down
      */
     public void start() {
-        if (!casPhase(NEW, STARTED)) {
+        if (!lifecycle.casState(RunState.NEW, RunState.RUNNING)) {
             throw new IllegalStateException("pool '" + name + "' was already "
-                    + (phase == STARTED ? "started" : "shut down") + "; start() may be called once");
+                    + (lifecycle.state() == RunState.RUNNING ? "started" : "shut down") + "; start() may be called once");
         }
         synchronized (threads) {
             for (final QueueWorker<T> worker : workers) {
@@ -191,11 +182,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      */
     public boolean offer(final T item) {
         Objects.requireNonNull(item, "item must not be null");
-        // volatile read-modify-write before the volatile read of the phase: either a shutdown that
-        // set the phase sees us in flight and waits, or we see its phase and refuse
+        // volatile read-modify-write before the volatile read of the state: either a shutdown that
+        // set the state sees us in flight and waits, or we see its state and refuse
         offersInFlight.getAndIncrement();
         try {
-            if (phase == STOPPING) {
+            if (lifecycle.state() == RunState.STOPPING) {
                 throw new IllegalStateException("pool '" + name + "' is "
                         + (lifecycle.hasFailed() ? "stopped after a failure" : "shut down")
                         + ": it accepts no more items");
@@ -272,8 +263,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
         final long startNanos = System.nanoTime();
         final long deadline = startNanos + timeout.toNanos();
-        // volatile store: offers that read the phase after this throw (and are not accepted)
-        phase = STOPPING;
+        // volatile store: offers that read the state after this throw (and are not accepted)
+        lifecycle.setState(RunState.STOPPING);
         // offers that passed the check before it finish their queue offer: wait for them, so the
         // workers below cannot end on an empty queue that an accepted item is about to enter
         final long unsettled = awaitOffersInFlight(deadline);
@@ -318,8 +309,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     }
 
     /**
-     * Waits until no offer that may have passed the phase check is still inside {@code offer()}.
-     * Offers that start later see the phase and are refused (they also pass through the count, so
+     * Waits until no offer that may have passed the state check is still inside {@code offer()}.
+     * Offers that start later see the state and are refused (they also pass through the count, so
      * the count is read only here, never added to the result once it reached 0).
      *
      * @return 0, or the count when the deadline passed (an upper bound on accepted offers not yet
@@ -328,7 +319,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     private long awaitOffersInFlight(final long deadline) {
         long parks = 0;
         long inFlight;
-        // volatile load, after our volatile phase store: see offer()
+        // volatile load, after our volatile state store: see offer()
         while ((inFlight = offersInFlight.get()) != 0) {
             final long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {
@@ -543,7 +534,7 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /** The first failure: offers are refused from now on, other workers stop after their item. */
     private void stopAfterFailure() {
         // volatile stores: producers' offers now throw, other workers stop after their item
-        phase = STOPPING;
+        lifecycle.setState(RunState.STOPPING);
         halted = true;
         wakeAll();
     }
@@ -592,10 +583,5 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
     /** Wakes worker {@code index + 1} if it is parked. */
     void wakeAfter(final int index) {
         waker.wakeAfter(index);
-    }
-
-    /** Volatile CAS of the pool's phase: the first start wins. */
-    private boolean casPhase(final int expected, final int updated) {
-        return PHASE.compareAndSet(this, expected, updated);
     }
 }

@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.RingBuffer;
 import java.time.Duration;
@@ -43,7 +44,7 @@ final class Reconfiguration<E> {
     Stage add(final String pipelineName, final StageSpec<? super E> spec) {
         Objects.requireNonNull(spec, "spec must not be null");
         synchronized (lock) {
-            if (run.state() == Lifecycle.NEW) {
+            if (run.state() == RunState.NEW) {
                 return wiring.addStages(PipelineWiring.one(spec), List.of()).stage();
             }
             if (run.refusesNewStages()) {
@@ -128,7 +129,7 @@ final class Reconfiguration<E> {
         // 1. halt: the stage stops after its current batch; it still gates the producers
         node.requestStop();
         // 2. join, without the lock: a stuck stage must not block the rest of the pipeline's control
-        final List<String> alive = run.state() == Lifecycle.NEW
+        final List<String> alive = run.state() == RunState.NEW
                 ? List.of() : Lifecycle.join(threads, System.nanoTime() + timeoutNanos);
         synchronized (lock) {
             node.removing = false;
@@ -138,7 +139,7 @@ final class Reconfiguration<E> {
                 node.stuck = true;
                 return new StageRemoval(node.name, left, alive);
             }
-            if (run.state() != Lifecycle.STOPPED) {
+            if (run.state() != RunState.STOPPED) {
                 // 3. re-gate: only now may producers pass its last batch
                 graph.remove(node);
             }

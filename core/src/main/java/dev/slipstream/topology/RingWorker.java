@@ -21,12 +21,6 @@ import dev.slipstream.sequence.TimeoutException;
  * @param <E> the event type
  */
 final class RingWorker<E> extends PoolWorker<E> {
-    /**
-     * Back-off while the next event is claimed but unpublished: spins, then yields, then short
-     * parks. Shared by the workers: each counts its own gaps.
-     */
-    private static final Backoff GAP_BACKOFF = new Backoff(16, 16, 10_000L, 10_000L);
-
     private final WorkerPool<E> pool;
     /**
      * Checks of the source before a biased worker parks on its waker: rides out short gaps
@@ -35,59 +29,60 @@ final class RingWorker<E> extends PoolWorker<E> {
     private final Backoff beforePark = new Backoff(64, 0, 0L, 0L);
     /** Padded by the Sequence class itself. */
     final Sequence sequence = new Sequence(Long.MAX_VALUE);
+    /** The highest sequence the last wait found published; plain: this worker's thread only. */
+    private long cachedAvailable = Long.MIN_VALUE;
 
     RingWorker(final WorkerPool<E> pool, final int index, final EventHandler<? super E> handler) {
-        super(pool.name(), index, handler, pool.exceptionHandler(), pool.wakePolicy());
+        // the runner's back-off while the next event is claimed but unpublished: spins, then
+        // yields, then short parks, giving the publishing thread the core
+        super(pool.name(), index, handler, pool.exceptionHandler(), pool.wakePolicy(),
+                new Backoff(16, 16, 10_000L, 10_000L));
         this.pool = pool;
     }
 
     @Override
-    void work() {
+    public int doWork() {
+        if (pool.isHalted()) {
+            return DONE;
+        }
         final Sequence work = pool.workSequence();
-        final int batchSize = pool.batchSize();
-        final boolean biased = pool.wakePolicy() == WakePolicy.BIASED;
-        long cachedAvailable = Long.MIN_VALUE;
-        int gaps = 0;
-        while (!pool.isHalted()) {
-            // acquire: the last claim of any worker
-            final long w = work.get();
-            if (cachedAvailable > w) {
-                final long hi = Math.min(cachedAvailable, w + batchSize);
-                // release, then the volatile CAS: anyone who reads the work sequence at hi and
-                // then this sequence sees w, so our claim is held back until we finish it
-                sequence.set(w);
-                if (!work.compareAndSet(w, hi)) {
-                    continue;
-                }
-                if (biased && cachedAvailable > hi) {
-                    // overloaded: more than our batch is waiting
-                    pool.wakeAfter(index);
-                }
-                processBatch(w + 1, hi, cachedAvailable - w);
-                continue;
+        // acquire: the last claim of any worker
+        final long w = work.get();
+        final long cachedAvailable = this.cachedAvailable;
+        if (cachedAvailable > w) {
+            final long hi = Math.min(cachedAvailable, w + pool.batchSize());
+            // release, then the volatile CAS: anyone who reads the work sequence at hi and
+            // then this sequence sees w, so our claim is held back until we finish it
+            sequence.set(w);
+            if (!work.compareAndSet(w, hi)) {
+                // another worker claimed first: look again at once
+                return 1;
             }
-            if (sequence.getPlain() != Long.MAX_VALUE) {
-                // release: the batch we finished is visible; while idle we hold nothing back
-                sequence.set(Long.MAX_VALUE);
+            if (pool.wakePolicy() == WakePolicy.BIASED && cachedAvailable > hi) {
+                // overloaded: more than our batch is waiting
+                pool.wakeAfter(index);
             }
-            try {
-                cachedAvailable = waitsOnSource ? pool.barrier().waitFor(w + 1) : parkUntilWork(w);
-                if (cachedAvailable <= w) {
-                    // claimed but not yet published (many producers), or a timeout: give the
-                    // publishing thread the core instead of spinning on it
-                    GAP_BACKOFF.idleAt(gaps++);
-                } else {
-                    gaps = 0;
-                }
-            } catch (AlertException alerted) {
-                return;
-            } catch (TimeoutException timeout) {
-                notifyTimeout(w);
-            } catch (InterruptedException interrupted) {
-                if (pool.isHalted()) {
-                    return;
-                }
-            }
+            processBatch(w + 1, hi, cachedAvailable - w);
+            // at most the pool's batch size, an int
+            return (int) (hi - w);
+        }
+        if (sequence.getPlain() != Long.MAX_VALUE) {
+            // release: the batch we finished is visible; while idle we hold nothing back
+            sequence.set(Long.MAX_VALUE);
+        }
+        try {
+            final long available = waitsOnSource ? pool.barrier().waitFor(w + 1) : parkUntilWork(w);
+            this.cachedAvailable = available;
+            // nothing yet: claimed but not published (many producers), or an early return; the
+            // runner backs off, giving the publishing thread the core instead of spinning on it
+            return available > w ? 1 : 0;
+        } catch (AlertException alerted) {
+            return DONE;
+        } catch (TimeoutException timeout) {
+            notifyTimeout(w);
+            return 1;
+        } catch (InterruptedException interrupted) {
+            return pool.isHalted() ? DONE : 1;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.monitor.JfrMonitoring;
 import dev.slipstream.monitor.PipelineMetrics;
 import dev.slipstream.processor.EventHandler;
@@ -371,7 +372,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
 
     /** Whether the pipeline is stopped (shut down, halted): its handlers may join another pipeline. */
     boolean isStopped() {
-        return run.state() == Lifecycle.STOPPED;
+        return run.state() == RunState.STOPPED;
     }
 
     /** The JFR registration while running, else null: for tests. */
@@ -387,7 +388,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @return true once started
      */
     public boolean isStarted() {
-        return run.state() != Lifecycle.NEW;
+        return run.state() != RunState.NEW;
     }
 
     /**

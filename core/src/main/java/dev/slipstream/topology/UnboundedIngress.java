@@ -1,5 +1,9 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.Agent;
+import dev.slipstream.agent.AgentErrorHandler;
+import dev.slipstream.agent.AgentRunner;
+import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.queue.LscqBlockingQueue;
@@ -8,6 +12,7 @@ import dev.slipstream.queue.QueueClosedException;
 import dev.slipstream.queue.ScqQueue;
 import dev.slipstream.ring.EventTranslatorOneArg;
 import dev.slipstream.ring.RingBuffer;
+import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.InsufficientCapacityException;
 import dev.slipstream.sequence.ProducerWaitStrategy;
 import dev.slipstream.sequence.SequencerClosedException;
@@ -64,7 +69,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code take()}, with the builder's {@linkplain Builder#waitStrategy wait strategy}, and a stop
  * or a halt closes it, which releases that wait; so the thread needs no barrier of its own to be
  * woken. The states are the pipeline's ({@code Lifecycle}): new, started, stopping or halting,
- * stopped.
+ * stopped. The sequencing thread's loop is an {@link AgentRunner}'s, as for every thread the
+ * library owns: one step is one batch taken from the queue and published.
  *
  * @param <T> the items producers offer
  * @param <E> the ring's event type
@@ -89,6 +95,8 @@ public final class UnboundedIngress<T, E> {
      * stopped); the sequencing thread reads it between batches and while the ring is full.
      */
     private final Lifecycle lifecycle = new Lifecycle("ingress", () -> { });
+    /** Owns the sequencing thread's loop; a halt ends it after the batch in hand. */
+    private final AgentRunner runner;
     private volatile Thread thread;
     /**
      * Opened by start() once the thread is started (or its start failed): a stop or halt that
@@ -100,8 +108,6 @@ public final class UnboundedIngress<T, E> {
     private volatile long failed;
     /** Items the thread held or found after a halt, not published: set before it ends. */
     private long discarded;
-    /** Set by the sequencing thread when the ring refuses claims: it ends, discarding the rest. */
-    private boolean ringClosed;
 
     private UnboundedIngress(final Builder<T, E> b) {
         this.ring = b.ring;
@@ -111,6 +117,8 @@ public final class UnboundedIngress<T, E> {
         this.exceptionHandler = b.exceptionHandler;
         this.threadFactory = b.threadFactory;
         this.maxBatch = Math.min(b.maxBatch, ring.getBufferSize());
+        // never idles in the runner: an empty queue is waited for in its take()
+        this.runner = new AgentRunner(new Sequencing(), new Backoff(0, 0, 0L, 0L), AgentErrorHandler.STOP);
     }
 
     /**
@@ -148,11 +156,11 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already started, stopped or halted
      */
     public void start() {
-        if (!lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED)) {
+        if (!lifecycle.casState(RunState.NEW, RunState.RUNNING)) {
             throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
         }
         try {
-            final Thread t = Objects.requireNonNull(threadFactory.newThread(this::run),
+            final Thread t = Objects.requireNonNull(threadFactory.newThread(this::runThread),
                     "threadFactory returned null");
             t.start();
             // volatile store, before the latch opens: a stop or halt joins this thread
@@ -177,8 +185,8 @@ public final class UnboundedIngress<T, E> {
      */
     public long stop(final Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout must not be null");
-        final int previous = beginShutdown(Lifecycle.STOPPING);
-        final Thread t = previous == Lifecycle.NEW ? null : launchedThread();
+        final RunState previous = beginShutdown(RunState.STOPPING);
+        final Thread t = previous == RunState.NEW ? null : launchedThread();
         if (t == null) {
             return discardAll();
         }
@@ -186,7 +194,8 @@ public final class UnboundedIngress<T, E> {
         if (t.isAlive()) {
             // the thread stops after its current batch; the queue is closed, so it is not waiting
             // for items (a closed queue's take() only waits for offers in progress, briefly)
-            lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING);
+            lifecycle.casState(RunState.STOPPING, RunState.HALTING);
+            runner.halt();
             t.join();
         }
         return discarded;
@@ -213,8 +222,8 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already stopped or halted
      */
     public long halt() throws InterruptedException {
-        final int previous = beginShutdown(Lifecycle.HALTING);
-        final Thread t = previous == Lifecycle.NEW ? null : launchedThread();
+        final RunState previous = beginShutdown(RunState.HALTING);
+        final Thread t = previous == RunState.NEW ? null : launchedThread();
         if (t == null) {
             return discardAll();
         }
@@ -222,14 +231,18 @@ public final class UnboundedIngress<T, E> {
         return discarded;
     }
 
-    private int beginShutdown(final int next) {
+    private RunState beginShutdown(final RunState next) {
         while (true) {
             // one shutdown wins
-            final int s = lifecycle.state();
-            if (s != Lifecycle.NEW && s != Lifecycle.STARTED) {
+            final RunState s = lifecycle.state();
+            if (s != RunState.NEW && s != RunState.RUNNING) {
                 throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
             }
             if (lifecycle.casState(s, next)) {
+                if (next == RunState.HALTING) {
+                    // before the close: the thread leaves its loop at the end of the batch in hand
+                    runner.halt();
+                }
                 // refuses later offers and releases the sequencing thread from take()
                 queue.close();
                 return s;
@@ -246,7 +259,7 @@ public final class UnboundedIngress<T, E> {
         }
         discarded = n;
         // volatile store: publishes the count to later readers
-        lifecycle.setState(Lifecycle.STOPPED);
+        lifecycle.setState(RunState.STOPPED);
         return n;
     }
 
@@ -292,47 +305,79 @@ public final class UnboundedIngress<T, E> {
         return Lifecycle.stateName(lifecycle.state());
     }
 
-    /** The sequencing thread. */
-    private void run() {
+    /**
+     * The sequencing thread: the runner's loop, then what is left is counted and the handler told,
+     * also when a halt came before the runner could start.
+     */
+    private void runThread() {
+        try {
+            runner.run();
+        } finally {
+            finish();
+        }
+        final Throwable failure = runner.failure();
+        if (failure instanceof RuntimeException) {
+            throw (RuntimeException) failure;
+        }
+        if (failure instanceof Error) {
+            throw (Error) failure;
+        }
+    }
+
+    /**
+     * One step of the sequencing thread: takes a batch from the queue (waiting in its
+     * {@code take()} if it is empty) and publishes it into the ring.
+     */
+    private final class Sequencing implements Agent {
+        /** The batch in hand, allocated once; this thread only. */
         @SuppressWarnings("unchecked")
         final T[] batch = (T[]) new Object[maxBatch];
-        int held = 0;
+        /** Items of the batch in hand not yet published: discarded if the thread ends now. */
+        int held;
+        /** Set when the ring refuses claims: the thread ends, discarding the rest. */
+        boolean ringClosed;
+
+        @Override
+        public int doWork() {
+            int k = pollInto(batch, 0);
+            if (k == 0) {
+                final T first = awaitItem();
+                if (first == null) {
+                    // stopped, and every accepted item is in the ring; or interrupted: look again
+                    return queue.isDrained() ? DONE : 1;
+                }
+                batch[0] = first;
+                k = pollInto(batch, 1);
+            }
+            held = k;
+            held = k - publish(this, k);
+            // halted, or the ring was closed: the rest is discarded
+            return held > 0 || ringClosed ? DONE : k;
+        }
+
+        @Override
+        public String roleName() {
+            return "ingress";
+        }
+    }
+
+    /** After the loop: closes the queue, counts what was not published, tells the handler. */
+    private void finish() {
+        final Sequencing sequencing = (Sequencing) runner.agent();
+        Arrays.fill(sequencing.batch, null);
+        queue.close();
+        long rest = 0;
+        while (!queue.isDrained()) {
+            if (queue.poll() != null) {
+                rest++;
+            }
+        }
+        discarded = sequencing.held + rest;
         try {
-            while (!isHalting()) {
-                int k = pollInto(batch, 0);
-                if (k == 0) {
-                    final T first = awaitItem();
-                    if (first == null) {
-                        if (queue.isDrained()) {
-                            break; // stopped, and every accepted item is in the ring
-                        }
-                        continue;
-                    }
-                    batch[0] = first;
-                    k = pollInto(batch, 1);
-                }
-                held = k;
-                held = k - publish(batch, k);
-                if (held > 0 || ringClosed) {
-                    break; // halted, or the ring was closed: the rest is discarded
-                }
-            }
+            exceptionHandler.stageStopped();
         } finally {
-            Arrays.fill(batch, null);
-            queue.close();
-            long rest = 0;
-            while (!queue.isDrained()) {
-                if (queue.poll() != null) {
-                    rest++;
-                }
-            }
-            discarded = held + rest;
-            try {
-                exceptionHandler.stageStopped();
-            } finally {
-                // volatile store: publishes discarded to the thread that joins
-                lifecycle.setState(Lifecycle.STOPPED);
-            }
+            // volatile store: publishes discarded to the thread that joins
+            lifecycle.setState(RunState.STOPPED);
         }
     }
 
@@ -370,7 +415,8 @@ public final class UnboundedIngress<T, E> {
      *
      * @return how many items were published: {@code k} unless the ingress was halted
      */
-    private int publish(final T[] batch, final int k) {
+    private int publish(final Sequencing sequencing, final int k) {
+        final T[] batch = sequencing.batch;
         int done = 0;
         int attempt = 0;
         while (done < k) {
@@ -381,7 +427,7 @@ public final class UnboundedIngress<T, E> {
                     hi = ring.tryNext(n);
                 } catch (SequencerClosedException closed) {
                     LOG.log(System.Logger.Level.WARNING, "ring closed under the ingress: " + closed.getMessage());
-                    ringClosed = true;
+                    sequencing.ringClosed = true;
                     return done;
                 } catch (InsufficientCapacityException full) {
                     onRingFull.idle(attempt++);
@@ -423,8 +469,8 @@ public final class UnboundedIngress<T, E> {
     }
 
     private boolean isHalting() {
-        // volatile load of the state: a halt ends the thread after its current batch
-        return lifecycle.state() == Lifecycle.HALTING;
+        // volatile load of the runner's state: a halt ends the thread after its current batch
+        return runner.state() == RunState.HALTING;
     }
 
 

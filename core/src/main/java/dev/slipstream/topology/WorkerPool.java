@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
@@ -173,7 +174,7 @@ public final class WorkerPool<E> {
         Objects.requireNonNull(threadFactory, "threadFactory must not be null");
         final List<Thread> threads = new ArrayList<>(workers.length);
         for (final RingWorker<E> worker : workers) {
-            if (worker.runState != PoolWorker.IDLE) {
+            if (worker.runState() != RunState.NEW) {
                 throw new IllegalStateException("worker " + worker.index + " of pool '" + name
                         + "' was already started; a pool starts once");
             }
@@ -246,7 +247,7 @@ public final class WorkerPool<E> {
      */
     public boolean isRunning() {
         for (final RingWorker<E> worker : workers) {
-            if (worker.runState == PoolWorker.RUNNING) {
+            if (worker.runner.isRunning()) {
                 return true;
             }
         }

@@ -28,9 +28,10 @@ class PackageLayersTest {
             "wait", Set.of("sequence"),
             "ring", Set.of("sequence"),
             "monitor", Set.of("sequence"),
-            "processor", Set.of("ring", "sequence"),
+            "agent", Set.of("sequence"),
+            "processor", Set.of("agent", "ring", "sequence"),
             "queue", Set.of("sequence", "wait"),
-            "topology", Set.of("monitor", "processor", "queue", "ring", "sequence", "wait"));
+            "topology", Set.of("agent", "monitor", "processor", "queue", "ring", "sequence", "wait"));
 
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.slipstream\\.([a-z]+)\\.");
     private static final Path SOURCES = Path.of("src/main/java/dev/slipstream");

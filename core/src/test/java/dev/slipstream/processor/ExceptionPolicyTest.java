@@ -292,6 +292,43 @@ class ExceptionPolicyTest {
     }
 
     @Test
+    void aFailureInOnShutdownAfterAPolicyHaltIsTheStagesFailure() throws Exception {
+        final RuntimeException shutdownFailure = new IllegalStateException("flush failed");
+        final FailingOn handler = new FailingOn(0) {
+            @Override
+            public void onShutdown() {
+                throw shutdownFailure;
+            }
+        };
+        final ExceptionHandler<LongEvent> halt = ExceptionHandlers.halt("mixed");
+        final ExceptionHandler<LongEvent> rethrow = ExceptionHandlers.rethrow("mixed");
+        final ExceptionHandler<LongEvent> haltOnEventsRethrowOnShutdown = new ExceptionHandler<>() {
+            @Override
+            public void handleEventException(final Throwable ex, final long sequence, final LongEvent event) {
+                halt.handleEventException(ex, sequence, event);
+            }
+
+            @Override
+            public void handleOnStartException(final Throwable ex) {
+                rethrow.handleOnStartException(ex);
+            }
+
+            @Override
+            public void handleOnShutdownException(final Throwable ex) {
+                rethrow.handleOnShutdownException(ex);
+            }
+        };
+        final Fixture f = new Fixture(handler).publish(0, 1);
+        f.processor.setExceptionHandler(haltOnEventsRethrowOnShutdown);
+        f.start().join();
+
+        // the halt alone is a clean stop; the failed onShutdown after it escapes, as it would alone
+        final StageFailedException escaped = assertInstanceOf(StageFailedException.class, f.uncaught.get());
+        assertSame(shutdownFailure, escaped.getCause());
+        assertSame(escaped, f.processor.getFailure());
+    }
+
+    @Test
     void anExceptionInOnBatchStartIsReportedAndTheBatchStillProcessed() throws Exception {
         final RuntimeException batchFailure = new IllegalStateException("no buffer");
         final RecordingHandler handler = new RecordingHandler() {

@@ -1,8 +1,8 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -16,35 +16,35 @@ class LifecycleTest {
     @Test
     void aTransitionHappensOnlyFromTheStateItExpects() {
         final Lifecycle lifecycle = new Lifecycle("ingress", () -> { });
-        assertEquals(Lifecycle.NEW, lifecycle.state());
-        assertFalse(lifecycle.casState(Lifecycle.STARTED, Lifecycle.STOPPING), "not started yet");
-        assertEquals(Lifecycle.NEW, lifecycle.state());
-        assertTrue(lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED));
-        assertFalse(lifecycle.casState(Lifecycle.NEW, Lifecycle.STARTED), "a second start");
-        assertTrue(lifecycle.casState(Lifecycle.STARTED, Lifecycle.STOPPING));
-        assertTrue(lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING));
+        assertEquals(RunState.NEW, lifecycle.state());
+        assertFalse(lifecycle.casState(RunState.RUNNING, RunState.STOPPING), "not started yet");
+        assertEquals(RunState.NEW, lifecycle.state());
+        assertTrue(lifecycle.casState(RunState.NEW, RunState.RUNNING));
+        assertFalse(lifecycle.casState(RunState.NEW, RunState.RUNNING), "a second start");
+        assertTrue(lifecycle.casState(RunState.RUNNING, RunState.STOPPING));
+        assertTrue(lifecycle.casState(RunState.STOPPING, RunState.HALTING));
         assertEquals("ingress (halting)", lifecycle.toString());
-        lifecycle.setState(Lifecycle.STOPPED);
-        assertFalse(lifecycle.casState(Lifecycle.STOPPING, Lifecycle.HALTING), "already stopped");
-        assertEquals(Lifecycle.STOPPED, lifecycle.state());
+        lifecycle.setState(RunState.STOPPED);
+        assertFalse(lifecycle.casState(RunState.STOPPING, RunState.HALTING), "already stopped");
+        assertEquals(RunState.STOPPED, lifecycle.state());
     }
 
     @Test
     void ofAStopAndAHaltThatRaceExactlyOneWins() throws Exception {
         for (int round = 0; round < 200; round++) {
             final Lifecycle lifecycle = new Lifecycle("ingress", () -> { });
-            lifecycle.setState(Lifecycle.STARTED);
+            lifecycle.setState(RunState.RUNNING);
             final CountDownLatch go = new CountDownLatch(1);
             final AtomicInteger wins = new AtomicInteger();
             final List<Thread> threads = new ArrayList<>();
-            for (final int next : new int[] {Lifecycle.STOPPING, Lifecycle.HALTING}) {
+            for (final RunState next : new RunState[] {RunState.STOPPING, RunState.HALTING}) {
                 threads.add(new Thread(() -> {
                     try {
                         go.await();
                     } catch (InterruptedException e) {
                         return;
                     }
-                    if (lifecycle.casState(Lifecycle.STARTED, next)) {
+                    if (lifecycle.casState(RunState.RUNNING, next)) {
                         wins.incrementAndGet();
                     }
                 }));
@@ -55,18 +55,16 @@ class LifecycleTest {
                 t.join();
             }
             assertEquals(1, wins.get());
-            assertTrue(lifecycle.state() == Lifecycle.STOPPING || lifecycle.state() == Lifecycle.HALTING);
+            assertTrue(lifecycle.state() == RunState.STOPPING || lifecycle.state() == RunState.HALTING);
         }
     }
 
     @Test
     void everyStateHasAName() {
-        assertEquals(List.of("new", "started", "stopping", "halting", "stopped"),
-                List.of(Lifecycle.stateName(Lifecycle.NEW), Lifecycle.stateName(Lifecycle.STARTED),
-                        Lifecycle.stateName(Lifecycle.STOPPING), Lifecycle.stateName(Lifecycle.HALTING),
-                        Lifecycle.stateName(Lifecycle.STOPPED)));
-        assertEquals("no lifecycle state 7; expected 0 (new) to 4 (stopped)",
-                assertThrows(IllegalArgumentException.class, () -> Lifecycle.stateName(7)).getMessage());
+        assertEquals(List.of("new", "running", "stopping", "halting", "stopped"),
+                List.of(Lifecycle.stateName(RunState.NEW), Lifecycle.stateName(RunState.RUNNING),
+                        Lifecycle.stateName(RunState.STOPPING), Lifecycle.stateName(RunState.HALTING),
+                        Lifecycle.stateName(RunState.STOPPED)));
         assertEquals("pipeline 'orders' (new)", new Lifecycle("pipeline 'orders'", () -> { }).toString());
     }
 }

@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.agent.RunState;
 import dev.slipstream.queue.LscqBlockingQueue;
 import dev.slipstream.queue.QueueClosedException;
 import dev.slipstream.wait.BlockingWaitStrategy;
@@ -23,7 +24,7 @@ final class SilentStopIngress {
     final Thread thread = new Thread(this::run, "silent-stop-ingress");
 
     SilentStopIngress() {
-        lifecycle.setState(Lifecycle.STARTED);
+        lifecycle.setState(RunState.RUNNING);
     }
 
     private void run() {
@@ -32,13 +33,13 @@ final class SilentStopIngress {
                 queue.take();
             }
         } catch (QueueClosedException | InterruptedException stopped) {
-            lifecycle.setState(Lifecycle.STOPPED);
+            lifecycle.setState(RunState.STOPPED);
         }
     }
 
     /** The mutation: the state moves, the queue is not closed, so nothing wakes the thread. */
     void stop() {
-        lifecycle.casState(Lifecycle.STARTED, Lifecycle.STOPPING);
+        lifecycle.casState(RunState.RUNNING, RunState.STOPPING);
     }
 
     /** Ends the thread after the check: what the stop should have done. */

@@ -255,7 +255,7 @@ class UnboundedIngressTest {
         final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY).build();
         ingress.start();
         final IllegalStateException e = assertThrows(IllegalStateException.class, ingress::start);
-        assertEquals("ingress already started or stopped (state started)", e.getMessage());
+        assertEquals("ingress already started or stopped (state running)", e.getMessage());
         assertEquals(0, ingress.halt());
     }
 

@@ -55,7 +55,7 @@ class PoolWakeUpLincheckTest {
         final BiasedWaker waker = new BiasedWaker(new PoolWorker<?>[] {worker});
         final AtomicInteger taken = new AtomicInteger();
         final Thread consumer = new Thread(() -> {
-            // volatile store: the waker reads it after seeing PARKED, as in PoolWorker.run()
+            // volatile store: the waker reads it after seeing PARKED, as in PoolWorker.onStart()
             worker.thread = Thread.currentThread();
             while (taken.get() < 2) {
                 if (queue.poll() != null) {
