@@ -42,21 +42,24 @@ abstract class LinkedRingsPad2<E, R> extends LinkedRingsTail<E, R> {
  * What the unbounded queues {@link LprqQueue} and {@link LscqQueue} share: a list of rings
  * ({@code R}: a {@link PrqRing}, or an LSCQ segment) between a head and a tail pointer, each on
  * its own cache lines (padding by class hierarchy: the JVM keeps a superclass's fields before a
- * subclass's), the closed flag, the count of rings allocated, and the drain and fill loops. The
- * subclass owns the algorithm: how an offer, a poll and a close walk and link the rings, with
- * the access mode each needs.
+ * subclass's), the closed flag, the count of rings allocated, the walks over the rings
+ * ({@code peek}, {@code size}) and the drain and fill loops. The subclass owns the algorithm:
+ * how an offer, a poll and a close walk and link the rings, with the access mode each needs,
+ * and says how a walk reads the list ({@link #walkHead()}, {@link #walkNext}) and a ring.
  *
  * <pre>{@code
  * final class MyLinkedQueue<E> extends LinkedRingsQueue<E, MyRing> {
  *     MyLinkedQueue() { linkFirst(new MyRing()); }
- *     // offer, poll, close, ... over laHeadRing(), casTailRing(t, next), ...
+ *     // offer, poll, close, ... over laHeadRing(), casTailRing(t, next), ...;
+ *     // walkHead(), walkNext(r), peekRing(r), countRing(r), drainHeadRing(sink, n)
  * }
  * }</pre>
  *
  * @param <E> the element type; null elements are rejected
  * @param <R> the ring type
  */
-abstract class LinkedRingsQueue<E, R> extends LinkedRingsPad2<E, R> implements ClosableBatchQueue<E> {
+abstract class LinkedRingsQueue<E, R> extends LinkedRingsPad2<E, R>
+        implements ClosableBatchQueue<E> {
     private static final VarHandle HEAD;
     private static final VarHandle TAIL;
     private static final VarHandle ALLOCATED;
@@ -90,6 +93,56 @@ abstract class LinkedRingsQueue<E, R> extends LinkedRingsPad2<E, R> implements C
         // release fence: a thread that obtains the queue through a data race still sees both
         // pointers set (they are not final, so final-field semantics do not cover them)
         VarHandle.releaseFence();
+    }
+
+    /** The head ring, read with the access mode the subclass's polls read it with. */
+    abstract R walkHead();
+
+    /** The ring after {@code ring}, or null after the last ring (the closed link ends the list). */
+    abstract R walkNext(R ring);
+
+    /** The oldest element {@code ring} holds, weakly consistent, or null. */
+    abstract Object peekRing(R ring);
+
+    /** The elements {@code ring} holds between its head and tail, counted without writing. */
+    abstract long countRing(R ring);
+
+    /**
+     * Returns the oldest element without removing it, weakly consistent: the element returned
+     * was in the queue during the call, and null means none was seen. While another thread's
+     * offer is between claiming its position and writing it, a later element may be returned
+     * than the next poll will take. Exact when no other thread operates on the queue.
+     *
+     * @return the element, or null
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public final E peek() {
+        for (R r = walkHead(); r != null; r = walkNext(r)) {
+            final Object e = peekRing(r);
+            if (e != null) {
+                return (E) e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The number of elements, counted by walking every ring's positions between head and tail:
+     * exact when no other thread operates on the queue. While others do, it is not a snapshot:
+     * each position is looked at once, at its own moment, so an element offered or polled
+     * during the call may or may not be counted. Takes time proportional to the positions
+     * walked and writes nothing, so offer and poll pay nothing for it.
+     *
+     * @return the count, at most {@link Integer#MAX_VALUE}
+     */
+    @Override
+    public final int size() {
+        long size = 0;
+        for (R r = walkHead(); r != null; r = walkNext(r)) {
+            size += countRing(r);
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE);
     }
 
     /**

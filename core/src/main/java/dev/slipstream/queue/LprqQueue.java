@@ -234,44 +234,6 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
     }
 
     /**
-     * The oldest element, without removing it; weakly consistent (an element polled
-     * meanwhile may be returned).
-     *
-     * @return the element, or null
-     */
-    @Override
-    @SuppressWarnings("unchecked")
-    public E peek() {
-        PrqRing r = lvHeadRing();
-        while (r != null && r != CLOSED_LINK) {
-            final Object e = r.peek();
-            if (e != null) {
-                return (E) e;
-            }
-            r = r.lvNext();
-        }
-        return null;
-    }
-
-    /**
-     * The number of elements, counted by walking every ring's positions between head and tail:
-     * exact when no other thread operates; while others do, each position is looked at once,
-     * at its own moment. Takes time proportional to the positions walked and writes nothing.
-     *
-     * @return the count, at most {@link Integer#MAX_VALUE}
-     */
-    @Override
-    public int size() {
-        long size = 0;
-        PrqRing r = lvHeadRing();
-        while (r != null && r != CLOSED_LINK) {
-            size += r.countElements();
-            r = r.lvNext();
-        }
-        return (int) Math.min(size, Integer.MAX_VALUE);
-    }
-
-    /**
      * Closes the queue to producers: offers that start after this call returns fail (return
      * false; {@code add} throws {@link IllegalStateException}); every element whose offer
      * returned true can still be polled. Idempotent, and safe to call from several threads.
@@ -368,6 +330,27 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
      */
     public long ringsAllocated() {
         return lvRingsAllocated();
+    }
+
+    @Override
+    PrqRing walkHead() {
+        return lvHeadRing();
+    }
+
+    @Override
+    PrqRing walkNext(final PrqRing ring) {
+        final PrqRing next = ring.lvNext();
+        return next == CLOSED_LINK ? null : next;
+    }
+
+    @Override
+    Object peekRing(final PrqRing ring) {
+        return ring.peek();
+    }
+
+    @Override
+    long countRing(final PrqRing ring) {
+        return ring.countElements();
     }
 
     /** No bulk path: the drain loop polls each element. */

@@ -319,51 +319,6 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
     }
 
     /**
-     * Returns the oldest element without removing it, weakly consistent: the element returned
-     * was in the queue during the call, and null means none was seen. While another thread's
-     * offer is between claiming its position and writing it, a later element may be returned
-     * than the next poll will take. Exact when no other thread operates on the queue.
-     *
-     * @return the element, or null
-     */
-    @Override
-    @SuppressWarnings("unchecked")
-    public E peek() {
-        // the head segment as linked
-        Segment s = laHeadRing();
-        while (s != null && s != CLOSED_LINK) {
-            final Object e = s.peek();
-            if (e != null) {
-                return (E) e;
-            }
-            s = s.laNext();
-        }
-        return null;
-    }
-
-    /**
-     * The number of elements, counted by walking every segment's positions between head and
-     * tail: exact when no other thread operates on the queue. While others do, it is not a
-     * snapshot: each position is looked at once, at its own moment, so an element offered or
-     * polled during the call may or may not be counted. Takes time proportional to the number of
-     * elements (plus positions enqueuers skipped) and writes nothing, so offer and poll pay
-     * nothing for it.
-     *
-     * @return the count, at most {@link Integer#MAX_VALUE}
-     */
-    @Override
-    public int size() {
-        long size = 0;
-        // the head segment as linked
-        Segment s = laHeadRing();
-        while (s != null && s != CLOSED_LINK) {
-            size += s.countElements();
-            s = s.laNext();
-        }
-        return (int) Math.min(size, Integer.MAX_VALUE);
-    }
-
-    /**
      * Closes the queue to producers: offers that start after this call returns fail (return
      * false; {@code add} throws {@link IllegalStateException}); every element whose offer
      * returned true can still be polled. Idempotent.
@@ -487,6 +442,28 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      */
     public long segmentsAllocated() {
         return lvRingsAllocated();
+    }
+
+    @Override
+    Segment walkHead() {
+        // the head segment as linked
+        return laHeadRing();
+    }
+
+    @Override
+    Segment walkNext(final Segment segment) {
+        final Segment next = segment.laNext();
+        return next == CLOSED_LINK ? null : next;
+    }
+
+    @Override
+    Object peekRing(final Segment segment) {
+        return segment.peek();
+    }
+
+    @Override
+    long countRing(final Segment segment) {
+        return segment.countElements();
     }
 
     @Override
