@@ -237,6 +237,33 @@ abstract class LinkedRingsQueue<E, R> extends LinkedRingsPad2<E, R>
         return lvClosed();
     }
 
+    /**
+     * Whether the queue is closed and every element it accepted has been taken: the end
+     * condition of a consumer that drains a closed queue. An offer still in progress when the
+     * queue closed may yet complete; until it has (or has failed), this returns false, and the
+     * consumer should keep polling (a poll resolves such offers).
+     *
+     * <pre>{@code
+     * queue.close();
+     * while (!queue.isDrained()) {
+     *     Request r = queue.poll();
+     *     if (r != null) handle(r); else Thread.onSpinWait();
+     * }
+     * }</pre>
+     *
+     * @return true if closed and drained for good; always false while open
+     */
+    @Override
+    public final boolean isDrained() {
+        return lvClosed() && drainedOnceClosed();
+    }
+
+    /**
+     * The rest of {@link #isDrained()}, once the queue was seen closed: whether the head ring is
+     * the last one, sealed, with no position left that an offer could still fill.
+     */
+    abstract boolean drainedOnceClosed();
+
     // Accessors, named for their access mode (see the package documentation).
 
     @SuppressWarnings("unchecked")

@@ -277,27 +277,8 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
         }
     }
 
-    /**
-     * Whether the queue is closed and every element it accepted has been taken: the end
-     * condition of a consumer that drains a closed queue. An offer still in progress when the
-     * queue closed may yet complete; until it has (or has failed), this returns false, and the
-     * consumer should keep polling (a poll resolves such offers).
-     *
-     * <pre>{@code
-     * queue.close();
-     * while (!queue.isDrained()) {
-     *     Request r = queue.poll();
-     *     if (r != null) handle(r); else Thread.onSpinWait();
-     * }
-     * }</pre>
-     *
-     * @return true if closed and drained for good; always false while open
-     */
     @Override
-    public boolean isDrained() {
-        if (!isClosed()) {
-            return false;
-        }
+    boolean drainedOnceClosed() {
         // the head ring as linked
         final PrqRing h = lvHeadRing();
         // the closed link is CASed only after h's tail was closed, so from here

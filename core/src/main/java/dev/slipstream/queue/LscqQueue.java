@@ -350,27 +350,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
         }
     }
 
-    /**
-     * Whether the queue is closed and every element it accepted has been taken: the end
-     * condition of a consumer that drains a closed queue. An offer still in progress when the
-     * queue closed may yet complete; until it has (or has failed), this returns false, and the
-     * consumer should keep polling (a poll resolves such offers).
-     *
-     * <pre>{@code
-     * queue.close();
-     * while (!queue.isDrained()) {
-     *     Request r = queue.poll();
-     *     if (r != null) handle(r); else Thread.onSpinWait();
-     * }
-     * }</pre>
-     *
-     * @return true if closed and drained for good; always false while open
-     */
     @Override
-    public boolean isDrained() {
-        if (!isClosed()) {
-            return false;
-        }
+    boolean drainedOnceClosed() {
         // the head segment as linked
         final Segment h = laHeadRing();
         final Segment next = h.laNext();
