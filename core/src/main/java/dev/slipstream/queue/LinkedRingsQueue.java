@@ -2,6 +2,7 @@ package dev.slipstream.queue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -144,6 +145,41 @@ abstract class LinkedRingsQueue<E, R> extends LinkedRingsPad2<E, R>
         }
         return (int) Math.min(size, Integer.MAX_VALUE);
     }
+
+    /**
+     * A weakly consistent iterator over the elements, oldest first, across the rings. It never
+     * throws {@link java.util.ConcurrentModificationException} and may run while other threads
+     * offer and poll: it returns every element that is in the queue for the whole iteration
+     * exactly once, never returns an element twice, returns elements in FIFO order, and returns
+     * no element offered after it was created; an element polled during the iteration may or
+     * may not be returned. It only reads (no counter, cell or element is written), so it does
+     * not slow producers or consumers down. {@link Iterator#remove()} is not supported (see
+     * {@link #remove(Object)}).
+     *
+     * <pre>{@code
+     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
+     * }</pre>
+     *
+     * @return the iterator
+     */
+    @Override
+    public final Iterator<E> iterator() {
+        // the head ring, read before the last one so that the last is reachable
+        final R first = walkHead();
+        R last = first;
+        R next;
+        while ((next = walkNext(last)) != null) {
+            last = next;
+        }
+        return iterator(first, last);
+    }
+
+    /**
+     * The iterator from {@code first} through {@code last}: it reads the tail of {@code last}
+     * now, after {@code last} was found, so every offer that completed before the call put its
+     * element below that position of {@code last}, or into an earlier ring.
+     */
+    abstract Iterator<E> iterator(R first, R last);
 
     /**
      * Removes what the head ring holds, in bulk, for {@link #drain}: up to {@code limit}

@@ -340,31 +340,8 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
         return 0;
     }
 
-    /**
-     * A weakly consistent iterator over the elements, oldest first, across the rings. It never
-     * throws {@link java.util.ConcurrentModificationException} and may run while other threads
-     * offer and poll: it returns every element that is in the queue for the whole iteration
-     * exactly once, never returns an element twice, returns elements in FIFO order, and returns
-     * no element offered after it was created; an element polled during the iteration may or
-     * may not be returned. It only reads. {@link Iterator#remove()} is not supported.
-     *
-     * <pre>{@code
-     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
-     * }</pre>
-     *
-     * @return the iterator
-     */
     @Override
-    public Iterator<E> iterator() {
-        // the head ring, read before the last one so that the last is reachable
-        final PrqRing first = lvHeadRing();
-        PrqRing last = first;
-        PrqRing next;
-        while ((next = last.lvNext()) != null && next != CLOSED_LINK) {
-            last = next;
-        }
-        // after last was found: every offer that completed before this call put
-        // its element below this position of last, or into an earlier ring
+    Iterator<E> iterator(final PrqRing first, final PrqRing last) {
         return new PrqIterator<>(first, last, last.lvTail() & ~PrqRing.CLOSED);
     }
 }

@@ -384,33 +384,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
         return remap;
     }
 
-    /**
-     * A weakly consistent iterator over the elements, oldest first, across the segments. It
-     * never throws {@link java.util.ConcurrentModificationException} and may run while other
-     * threads offer and poll: it returns every element that is in the queue for the whole
-     * iteration exactly once, never returns an element twice, returns elements in FIFO order,
-     * and returns no element offered after it was created; an element polled during the
-     * iteration may or may not be returned. It only reads (no counter, entry or element is
-     * written), so it does not slow producers or consumers down. {@link Iterator#remove()} is not supported (see
-     * {@link #remove(Object)}).
-     *
-     * <pre>{@code
-     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
-     * }</pre>
-     *
-     * @return the iterator
-     */
     @Override
-    public Iterator<E> iterator() {
-        // the head segment as linked, read before the last one so that it is reachable
-        final Segment first = laHeadRing();
-        Segment last = first;
-        Segment next;
-        while ((next = last.laNext()) != null && next != CLOSED_LINK) {
-            last = next;
-        }
-        // after last was found: every offer that completed before this call put its element below
-        // this position of last, or into an earlier segment
+    Iterator<E> iterator(final Segment first, final Segment last) {
         return new ScqIterator<>(first, last, last.aq.lvTailPosition());
     }
 
