@@ -44,15 +44,18 @@ abstract class LinkedRingsPad2<E, R> extends LinkedRingsTail<E, R> {
  * ({@code R}: a {@link PrqRing}, or an LSCQ segment) between a head and a tail pointer, each on
  * its own cache lines (padding by class hierarchy: the JVM keeps a superclass's fields before a
  * subclass's), the closed flag, the count of rings allocated, the walks over the rings
- * ({@code peek}, {@code size}) and the drain and fill loops. The subclass owns the algorithm:
- * how an offer, a poll and a close walk and link the rings, with the access mode each needs,
- * and says how a walk reads the list ({@link #walkHead()}, {@link #walkNext}) and a ring.
+ * ({@code peek}, {@code size}, the iterator's search for the last ring), the drain and fill
+ * loops and the public contracts of these methods and of {@code isDrained}. The subclass owns
+ * the algorithm: how an offer, a poll and a close walk and link the rings, with the access mode
+ * each needs, and says how a walk reads the list ({@link #walkHead()}, {@link #walkNext}) and
+ * a ring.
  *
  * <pre>{@code
  * final class MyLinkedQueue<E> extends LinkedRingsQueue<E, MyRing> {
  *     MyLinkedQueue() { linkFirst(new MyRing()); }
  *     // offer, poll, close, ... over laHeadRing(), casTailRing(t, next), ...;
- *     // walkHead(), walkNext(r), peekRing(r), countRing(r), drainHeadRing(sink, n)
+ *     // walkHead(), walkNext(r), peekRing(r), countRing(r), drainHeadRing(sink, n),
+ *     // drainedOnceClosed(), iterator(first, last)
  * }
  * }</pre>
  *
