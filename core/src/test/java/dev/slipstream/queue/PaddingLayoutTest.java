@@ -42,6 +42,11 @@ class PaddingLayoutTest {
 
     @Test
     void lscqSegmentPointersEachHaveTheirOwnCacheLines() {
-        assertIsolated(LscqQueue.class, "headSegment", "tailSegment");
+        assertIsolated(LscqQueue.class, "headRing", "tailRing");
+    }
+
+    @Test
+    void lprqRingPointersEachHaveTheirOwnCacheLines() {
+        assertIsolated(LprqQueue.class, "headRing", "tailRing");
     }
 }

@@ -68,35 +68,35 @@ final class PlainStoreConsumeRing {
     }
 
     boolean enqueue(final int index) {
-        long t = (long) TAIL.getAndAdd(this, 1L);
-        long entry = (long) ENTRIES.getVolatile(entries, slot(t));
+        long t = faaTail(1L);
+        long entry = lvEntry(slot(t));
         while (true) {
             final long tCycle = cycleWord(t);
             final int j = slot(t);
             final long desired = (tCycle & ~(long) entryMask) | index;
             while ((entry | cycleMask) - tCycle < 0
                     && (entry & entryMask) == entryMask
-                    && ((entry & safeBit) != 0 || (long) HEAD.getVolatile(this) - t <= 0)) {
-                final long witness = (long) ENTRIES.compareAndExchange(entries, j, entry, desired);
+                    && ((entry & safeBit) != 0 || lvHead() - t <= 0)) {
+                final long witness = caxEntry(j, entry, desired);
                 if (witness == entry) {
-                    if ((long) THRESHOLD.getVolatile(this) != thresholdMax) {
-                        THRESHOLD.setVolatile(this, thresholdMax);
+                    if (lvThreshold() != thresholdMax) {
+                        svThreshold(thresholdMax);
                     }
                     return true;
                 }
                 entry = witness;
             }
-            t = (long) TAIL.getAndAdd(this, 1L);
-            entry = (long) ENTRIES.getVolatile(entries, slot(t));
+            t = faaTail(1L);
+            entry = lvEntry(slot(t));
         }
     }
 
     int dequeue() {
-        if ((long) THRESHOLD.getVolatile(this) < 0) {
+        if (lvThreshold() < 0) {
             return EMPTY;
         }
-        long h = (long) HEAD.getAndAdd(this, 1L);
-        long entry = (long) ENTRIES.getVolatile(entries, slot(h));
+        long h = faaHead(1L);
+        long entry = lvEntry(slot(h));
         while (true) {
             final long hCycle = cycleWord(h);
             final int j = slot(h);
@@ -107,7 +107,7 @@ final class PlainStoreConsumeRing {
                     if ((entry & entryMask) != entryMask) {
                         // THE SEEDED BUG: a plain store of the word read, with ⊥ as its index;
                         // an IsSafe bit cleared since the read is set again
-                        ENTRIES.setVolatile(entries, j, entry | entryMask);
+                        svEntry(j, entry | entryMask);
                         return (int) (entry & entryMask);
                     }
                     break;
@@ -122,9 +122,9 @@ final class PlainStoreConsumeRing {
                         break;
                     }
                 } else {
-                    if ((long) TAIL.getVolatile(this) - (h + 1) > 0) {
+                    if (lvTail() - (h + 1) > 0) {
                         for (int spin = 0; spin < IndexRing.DEQUEUE_SPINS; spin++) {
-                            final long now = (long) ENTRIES.getVolatile(entries, j);
+                            final long now = lvEntry(j);
                             if (now != entry) {
                                 entry = now;
                                 continue examine;
@@ -133,33 +133,80 @@ final class PlainStoreConsumeRing {
                     }
                     desired = (hCycle & ~safeBit) | (entry & safeBit);
                 }
-                final long witness = (long) ENTRIES.compareAndExchange(entries, j, entry, desired);
+                final long witness = caxEntry(j, entry, desired);
                 if (witness == entry) {
                     break;
                 }
                 entry = witness;
             }
-            final long t = (long) TAIL.getVolatile(this);
+            final long t = lvTail();
             if (t - (h + 1) <= 0) {
                 catchup(t, h + 1);
-                THRESHOLD.getAndAdd(this, -1L);
+                faaThreshold(-1L);
                 return EMPTY;
             }
-            if ((long) THRESHOLD.getAndAdd(this, -1L) <= 0) {
+            if (faaThreshold(-1L) <= 0) {
                 return EMPTY;
             }
-            h = (long) HEAD.getAndAdd(this, 1L);
-            entry = (long) ENTRIES.getVolatile(entries, slot(h));
+            h = faaHead(1L);
+            entry = lvEntry(slot(h));
         }
     }
 
     private void catchup(long t, long h) {
         while (t - h < 0) {
-            if (TAIL.compareAndSet(this, t, h)) {
+            if (casTail(t, h)) {
                 return;
             }
-            h = (long) HEAD.getVolatile(this);
-            t = (long) TAIL.getVolatile(this);
+            h = lvHead();
+            t = lvTail();
         }
+    }
+
+    // Accessors named for their access mode, as in IndexRing.
+
+    private long lvHead() {
+        return (long) HEAD.getVolatile(this);
+    }
+
+    private long faaHead(final long delta) {
+        return (long) HEAD.getAndAdd(this, delta);
+    }
+
+    private long lvTail() {
+        return (long) TAIL.getVolatile(this);
+    }
+
+    private long faaTail(final long delta) {
+        return (long) TAIL.getAndAdd(this, delta);
+    }
+
+    private boolean casTail(final long expected, final long value) {
+        return TAIL.compareAndSet(this, expected, value);
+    }
+
+    private long lvThreshold() {
+        return (long) THRESHOLD.getVolatile(this);
+    }
+
+    private void svThreshold(final long value) {
+        THRESHOLD.setVolatile(this, value);
+    }
+
+    private long faaThreshold(final long delta) {
+        return (long) THRESHOLD.getAndAdd(this, delta);
+    }
+
+    private long lvEntry(final int j) {
+        return (long) ENTRIES.getVolatile(entries, j);
+    }
+
+    private long caxEntry(final int j, final long expected, final long value) {
+        return (long) ENTRIES.compareAndExchange(entries, j, expected, value);
+    }
+
+    /** The seeded bug's store: where IndexRing adds atomically, this overwrites the word. */
+    private void svEntry(final int j, final long value) {
+        ENTRIES.setVolatile(entries, j, value);
     }
 }
