@@ -51,25 +51,26 @@ final class ProcessorCounters extends ProcessorCountersRhsPadding {
 
     // The writer reads its own fields plainly; opaque stores give readers whole (untorn) values
     // that become visible promptly, without the fences of release or volatile: counters publish
-    // nothing else. Readers load them opaque too: a whole, recent value, in no particular order
-    // with other memory.
+    // nothing else.
 
     void batchDone(final long size) {
-        srEvents(events + size);
-        srBatches(batches + 1L);
+        EVENTS.setOpaque(this, events + size);
+        BATCHES.setOpaque(this, batches + 1L);
     }
 
     void eventsDone(final long count) {
-        srEvents(events + count);
+        EVENTS.setOpaque(this, events + count);
     }
 
     void exceptionHandled() {
-        srExceptions(exceptions + 1L);
+        EXCEPTIONS.setOpaque(this, exceptions + 1L);
     }
 
     void rewound() {
-        srRewinds(rewinds + 1L);
+        REWINDS.setOpaque(this, rewinds + 1L);
     }
+
+    // Opaque loads: a whole, recent value, in no particular order with other memory.
 
     long events() {
         return (long) EVENTS.getOpaque(this);
@@ -85,21 +86,5 @@ final class ProcessorCounters extends ProcessorCountersRhsPadding {
 
     long rewinds() {
         return (long) REWINDS.getOpaque(this);
-    }
-
-    private void srEvents(final long value) {
-        EVENTS.setOpaque(this, value);
-    }
-
-    private void srBatches(final long value) {
-        BATCHES.setOpaque(this, value);
-    }
-
-    private void srExceptions(final long value) {
-        EXCEPTIONS.setOpaque(this, value);
-    }
-
-    private void srRewinds(final long value) {
-        REWINDS.setOpaque(this, value);
     }
 }

@@ -47,6 +47,8 @@ import java.util.concurrent.TimeUnit;
  * @param <E> the element type; null elements are rejected
  */
 public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
+    private final LprqQueue<E> unbounded;
+
     /**
      * Creates a queue with {@link LprqQueue#DEFAULT_RING_CAPACITY} elements per ring that
      * waits with a {@link HybridWaitStrategy}.
@@ -65,12 +67,17 @@ public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
      * @throws NullPointerException if {@code waitStrategy} is null
      */
     public LprqBlockingQueue(final int ringCapacity, final WaitStrategy waitStrategy) {
-        super(new LprqQueue<>(ringCapacity), waitStrategy);
+        this(new LprqQueue<>(ringCapacity), waitStrategy);
+    }
+
+    private LprqBlockingQueue(final LprqQueue<E> unbounded, final WaitStrategy waitStrategy) {
+        super(unbounded, waitStrategy);
+        this.unbounded = unbounded;
     }
 
     /** For tests: every ring's counters start at {@code start}, 0 to 2^62. */
     LprqBlockingQueue(final int ringCapacity, final WaitStrategy waitStrategy, final long start) {
-        super(new LprqQueue<>(ringCapacity, true, start), waitStrategy);
+        this(new LprqQueue<>(ringCapacity, true, start), waitStrategy);
     }
 
     /**
@@ -79,6 +86,6 @@ public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
      * @return a power of two
      */
     public int ringCapacity() {
-        return ((LprqQueue<E>) unbounded).ringCapacity();
+        return unbounded.ringCapacity();
     }
 }

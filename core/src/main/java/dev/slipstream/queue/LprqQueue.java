@@ -1,8 +1,45 @@
 package dev.slipstream.queue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/** 120 bytes before the head pointer (the int fills the hole after the object header). */
+abstract class LprqPad0<E> extends PollOnlyQueue<E> {
+    int pi0;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
+}
+
+/** The ring consumers poll; moves forward when a drained ring has a successor. */
+abstract class LprqHeadField<E> extends LprqPad0<E> {
+    PrqRing headRing;
+}
+
+/** 120 bytes between the head and tail pointers. */
+abstract class LprqPad1<E> extends LprqHeadField<E> {
+    int pi1;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
+}
+
+/** The ring producers offer to; moves forward when a closed ring gets a successor. */
+abstract class LprqTailField<E> extends LprqPad1<E> {
+    PrqRing tailRing;
+}
+
+/** 120 bytes after the tail pointer. */
+abstract class LprqPad2<E> extends LprqTailField<E> {
+    int pi2;
+    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
+}
+
+/** Written only when a ring is allocated, and once by {@code close()}. */
+abstract class LprqAllocation<E> extends LprqPad2<E> {
+    long ringsAllocated;
+    boolean closed;
+}
 
 /**
  * An unbounded, lock-free, multi-producer multi-consumer FIFO queue: LPRQ (Romanov and Koval,
@@ -57,11 +94,28 @@ import java.util.function.Consumer;
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
+public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBatchQueue<E> {
     /** The ring capacity used when none is given. */
     public static final int DEFAULT_RING_CAPACITY = 1 << 12;
     /** The largest ring capacity. */
     public static final int MAX_RING_CAPACITY = 1 << 30;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
+    private static final VarHandle ALLOCATED;
+    private static final VarHandle CLOSED_FLAG;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(LprqHeadField.class, "headRing", PrqRing.class);
+            TAIL = lookup.findVarHandle(LprqTailField.class, "tailRing", PrqRing.class);
+            ALLOCATED = lookup.findVarHandle(LprqAllocation.class, "ringsAllocated", long.class);
+            CLOSED_FLAG = lookup.findVarHandle(LprqAllocation.class, "closed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * Linked after the last ring by {@link #close()}: no ring can follow it, and no offer uses
@@ -108,7 +162,21 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
         this.ringCapacity = ringCapacity;
         this.remap = cacheRemap;
         this.start = start;
-        linkFirst(new PrqRing(ringCapacity, cacheRemap, start, null));
+        final PrqRing first = new PrqRing(ringCapacity, cacheRemap, start, null);
+        this.ringsAllocated = 1;
+        this.headRing = first;
+        this.tailRing = first;
+        // release fence: a thread that obtains the queue through a data race still sees both
+        // pointers set (they are not final, so final-field semantics do not cover them)
+        VarHandle.releaseFence();
+    }
+
+    private PrqRing lvHeadRing() {
+        return (PrqRing) HEAD.getVolatile(this);
+    }
+
+    private PrqRing lvTailRing() {
+        return (PrqRing) TAIL.getVolatile(this);
     }
 
     /**
@@ -121,7 +189,7 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
     @Override
     public boolean offer(final E e) {
         Objects.requireNonNull(e, "element must not be null");
-        // the tail ring as linked (its initialisation happens-before the link)
+        // volatile load: the tail ring as linked (its initialisation happens-before the link)
         final PrqRing t = lvTailRing();
         // the common offer, small enough to inline into the caller: the tail ring is the last
         // one and takes the element
@@ -147,8 +215,8 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
                     if (next == CLOSED_LINK) {
                         return false; // close() sealed t (after closing its tail): nothing can follow
                     }
-                    // help move the tail pointer past a closed ring
-                    casTailRing(t, next);
+                    // help move the tail pointer past a closed ring; volatile CAS
+                    TAIL.compareAndSet(this, t, next);
                     t = lvTailRing();
                     continue;
                 }
@@ -157,20 +225,20 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
                 }
             }
             refused = false;
-            // once close() has begun, a refused offer links no new ring (so that close(), which
-            // seals the last ring, is not kept chasing producers' new rings); e is in no ring, so
-            // false is the answer
-            if (lvClosed()) {
+            // volatile load: once close() has begun, a refused offer links no new ring (so that
+            // close(), which seals the last ring, is not kept chasing producers' new rings);
+            // e is in no ring, so false is the answer
+            if ((boolean) CLOSED_FLAG.getVolatile(this)) {
                 return false;
             }
             // t is closed: link a new ring that already holds e (kept across retries: it is
             // not shared until linked)
             if (fresh == null) {
                 fresh = new PrqRing(ringCapacity, remap, start, e);
-                faaRingsAllocated();
+                ALLOCATED.getAndAdd(this, 1L);
             }
             if (t.casNext(fresh)) {
-                casTailRing(t, fresh);
+                TAIL.compareAndSet(this, t, fresh);
                 return true;
             }
             t = lvTailRing();
@@ -219,8 +287,8 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
             if (e != null) {
                 return (E) e;
             }
-            // retire the drained ring
-            casHeadRing(h, next);
+            // volatile CAS: retire the drained ring
+            HEAD.compareAndSet(this, h, next);
             h = lvHeadRing();
             e = h.poll();
             if (e != null) {
@@ -231,6 +299,110 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
                 return null; // h is the last ring (sealed by close() or not): never retired
             }
         }
+    }
+
+    /**
+     * The oldest element, without removing it; weakly consistent (an element polled
+     * meanwhile may be returned).
+     *
+     * @return the element, or null
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E peek() {
+        PrqRing r = lvHeadRing();
+        while (r != null && r != CLOSED_LINK) {
+            final Object e = r.peek();
+            if (e != null) {
+                return (E) e;
+            }
+            r = r.lvNext();
+        }
+        return null;
+    }
+
+    /**
+     * Whether no element was seen; weakly consistent like {@link #peek()}.
+     *
+     * @return true if {@link #peek()} found nothing
+     */
+    @Override
+    public boolean isEmpty() {
+        return peek() == null;
+    }
+
+    /**
+     * The number of elements, counted by walking every ring's positions between head and tail:
+     * exact when no other thread operates; while others do, each position is looked at once,
+     * at its own moment. Takes time proportional to the positions walked and writes nothing.
+     *
+     * @return the count, at most {@link Integer#MAX_VALUE}
+     */
+    @Override
+    public int size() {
+        long size = 0;
+        PrqRing r = lvHeadRing();
+        while (r != null && r != CLOSED_LINK) {
+            size += r.countElements();
+            r = r.lvNext();
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Removes up to {@code limit} elements and hands each to {@code consumer}, in FIFO order.
+     * A consumer that throws loses only the element it was given, which has left the queue.
+     *
+     * @param consumer receives the elements
+     * @param limit the most to remove, {@code >= 0}
+     * @return how many were removed
+     * @throws NullPointerException if {@code consumer} is null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int drain(final Consumer<? super E> consumer, final int limit) {
+        Objects.requireNonNull(consumer, "consumer must not be null");
+        ScqQueue.checkLimit(limit);
+        int n = 0;
+        while (n < limit) {
+            final E e = poll();
+            if (e == null) {
+                break;
+            }
+            n++;
+            consumer.accept(e);
+        }
+        return n;
+    }
+
+    /**
+     * Inserts {@code limit} elements from {@code supplier} (all of them: the queue is
+     * unbounded), unless the queue is closed.
+     *
+     * @param supplier produces the elements; must not return null
+     * @param limit how many to insert, {@code >= 0}
+     * @return how many were inserted: {@code limit}, or fewer once the queue is closed (if it
+     *     closes during the call, the element supplied last may be dropped)
+     * @throws NullPointerException if {@code supplier} is null or returns null (the elements
+     *     supplied before stay in the queue)
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int fill(final Supplier<? extends E> supplier, final int limit) {
+        return ClosableBatchQueue.fillUntilClosed(this, supplier, limit);
+    }
+
+    /**
+     * Inserts an element, or throws if the queue is closed.
+     *
+     * @param e the element
+     * @return true
+     * @throws NullPointerException if {@code e} is null
+     * @throws IllegalStateException if the queue is closed
+     */
+    @Override
+    public boolean add(final E e) {
+        return ClosableBatchQueue.addUnlessClosed(this, e);
     }
 
     /**
@@ -252,12 +424,12 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
      */
     @Override
     public void close() {
-        // offers refused by a closed ring from now on link no new ring
-        svClosed();
-        // the tail ring as linked
+        // volatile store: offers refused by a closed ring from now on link no new ring
+        CLOSED_FLAG.setVolatile(this, true);
+        // volatile load: the tail ring as linked
         PrqRing t = lvTailRing();
         while (true) {
-            // a ring linked after t is seen fully built
+            // volatile load (in lvNext): a ring linked after t is seen fully built
             final PrqRing next = t.lvNext();
             if (next == CLOSED_LINK) {
                 return; // sealed already, by this close or a concurrent one
@@ -266,10 +438,11 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
                 t = next;
                 continue;
             }
-            // offers that take a position in t from now on fail
+            // volatile OR (in closeTail): offers that take a position in t from now on fail
             t.closeTail();
-            // after the OR, both volatile: a thread that reads the closed link also sees the
-            // closed tail, so the tail it reads next bounds every position an offer can still fill
+            // volatile CAS (in casNext), after the OR: a thread that reads the closed link
+            // also sees the closed tail, so the tail it reads next bounds every position an
+            // offer can still fill
             if (t.casNext(CLOSED_LINK)) {
                 return;
             }
@@ -277,11 +450,41 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
         }
     }
 
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
     @Override
-    boolean drainedOnceClosed() {
-        // the head ring as linked
+    public boolean isClosed() {
+        // volatile load: pairs with the volatile store in close()
+        return (boolean) CLOSED_FLAG.getVolatile(this);
+    }
+
+    /**
+     * Whether the queue is closed and every element it accepted has been taken: the end
+     * condition of a consumer that drains a closed queue. An offer still in progress when the
+     * queue closed may yet complete; until it has (or has failed), this returns false, and the
+     * consumer should keep polling (a poll resolves such offers).
+     *
+     * <pre>{@code
+     * queue.close();
+     * while (!queue.isDrained()) {
+     *     Request r = queue.poll();
+     *     if (r != null) handle(r); else Thread.onSpinWait();
+     * }
+     * }</pre>
+     *
+     * @return true if closed and drained for good; always false while open
+     */
+    @Override
+    public boolean isDrained() {
+        if (!isClosed()) {
+            return false;
+        }
+        // volatile load: the head ring as linked
         final PrqRing h = lvHeadRing();
-        // the closed link is CASed only after h's tail was closed, so from here
+        // volatile load: the closed link is CASed only after h's tail was closed, so from here
         // on no offer can take a position in h above the tail read below, and no ring follows
         if (h.lvNext() != CLOSED_LINK) {
             return false; // more rings, or close() still sealing
@@ -310,38 +513,34 @@ public final class LprqQueue<E> extends LinkedRingsQueue<E, PrqRing> {
      * @return the count, from 1
      */
     public long ringsAllocated() {
-        return lvRingsAllocated();
+        return (long) ALLOCATED.getVolatile(this);
     }
 
+    /**
+     * A weakly consistent iterator over the elements, oldest first, across the rings. It never
+     * throws {@link java.util.ConcurrentModificationException} and may run while other threads
+     * offer and poll: it returns every element that is in the queue for the whole iteration
+     * exactly once, never returns an element twice, returns elements in FIFO order, and returns
+     * no element offered after it was created; an element polled during the iteration may or
+     * may not be returned. It only reads. {@link Iterator#remove()} is not supported.
+     *
+     * <pre>{@code
+     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
+     * }</pre>
+     *
+     * @return the iterator
+     */
     @Override
-    PrqRing walkHead() {
-        return lvHeadRing();
-    }
-
-    @Override
-    PrqRing walkNext(final PrqRing ring) {
-        final PrqRing next = ring.lvNext();
-        return next == CLOSED_LINK ? null : next;
-    }
-
-    @Override
-    Object peekRing(final PrqRing ring) {
-        return ring.peek();
-    }
-
-    @Override
-    long countRing(final PrqRing ring) {
-        return ring.countElements();
-    }
-
-    /** No bulk path: the drain loop polls each element. */
-    @Override
-    int drainHeadRing(final Consumer<Object> sink, final int limit) {
-        return 0;
-    }
-
-    @Override
-    Iterator<E> iterator(final PrqRing first, final PrqRing last) {
+    public Iterator<E> iterator() {
+        // volatile load: the head ring, read before the last one so that the last is reachable
+        final PrqRing first = lvHeadRing();
+        PrqRing last = first;
+        PrqRing next;
+        while ((next = last.lvNext()) != null && next != CLOSED_LINK) {
+            last = next;
+        }
+        // volatile load, after last was found: every offer that completed before this call put
+        // its element below this position of last, or into an earlier ring
         return new PrqIterator<>(first, last, last.lvTail() & ~PrqRing.CLOSED);
     }
 }

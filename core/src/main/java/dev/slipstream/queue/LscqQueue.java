@@ -6,12 +6,47 @@ import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * 120 bytes before the head pointer. Each padding class also declares an int: the JVM fills
+ * 4-byte holes with later subclasses' fields, and a reference would otherwise land in the hole
+ * after the object header, in front of the padding instead of behind it.
+ */
+abstract class LscqPad0<E> extends PollOnlyQueue<E> {
+    int pi0;
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
+}
+
+/** The segment consumers poll; moves forward when a drained segment has a successor. */
+abstract class LscqHeadField<E> extends LscqPad0<E> {
+    LscqQueue.Segment headSegment;
+}
+
+/** 120 bytes between the head and tail pointers. */
+abstract class LscqPad1<E> extends LscqHeadField<E> {
+    int pi1;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p30, p31, p32, p33, p34;
+}
+
+/** The segment producers offer to; moves forward when a full segment gets a successor. */
+abstract class LscqTailField<E> extends LscqPad1<E> {
+    LscqQueue.Segment tailSegment;
+}
+
+/** 120 bytes after the tail pointer. */
+abstract class LscqPad2<E> extends LscqTailField<E> {
+    int pi2;
+    long p40, p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p54;
+}
 
 /** Written only when a segment is allocated: the allocation gate and counters. */
-abstract class LscqAllocation<E> extends LinkedRingsQueue<E, LscqQueue.Segment> {
+abstract class LscqAllocation<E> extends LscqPad2<E> {
     int allocating;
+    long segmentsAllocated;
     long segmentsLinked;
     long gateBypasses;
+    boolean closed;
 }
 
 /**
@@ -64,7 +99,7 @@ abstract class LscqAllocation<E> extends LinkedRingsQueue<E, LscqQueue.Segment> 
  *
  * @param <E> the element type; null elements are rejected
  */
-public final class LscqQueue<E> extends LscqAllocation<E> {
+public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBatchQueue<E> {
     /** The segment capacity used when none is given. */
     public static final int DEFAULT_SEGMENT_CAPACITY = 1 << 12;
     /**
@@ -74,17 +109,25 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      */
     static final Backoff GATE_WAIT = new Backoff(128, 1_000, 0L, 0L);
 
+    private static final VarHandle HEAD;
+    private static final VarHandle TAIL;
     private static final VarHandle ALLOCATING;
+    private static final VarHandle ALLOCATED;
     private static final VarHandle LINKED;
     private static final VarHandle BYPASSES;
+    private static final VarHandle CLOSED;
     private static final VarHandle NEXT;
 
     static {
         try {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(LscqHeadField.class, "headSegment", Segment.class);
+            TAIL = lookup.findVarHandle(LscqTailField.class, "tailSegment", Segment.class);
             ALLOCATING = lookup.findVarHandle(LscqAllocation.class, "allocating", int.class);
+            ALLOCATED = lookup.findVarHandle(LscqAllocation.class, "segmentsAllocated", long.class);
             LINKED = lookup.findVarHandle(LscqAllocation.class, "segmentsLinked", long.class);
             BYPASSES = lookup.findVarHandle(LscqAllocation.class, "gateBypasses", long.class);
+            CLOSED = lookup.findVarHandle(LscqAllocation.class, "closed", boolean.class);
             NEXT = lookup.findVarHandle(Segment.class, "next", Segment.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -100,19 +143,19 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
             super(order, remap, start, true);
         }
 
-        /** A successor is seen fully built, holding its first element. */
-        Segment laNext() {
+        Segment next() {
+            // acquire: a successor is seen fully built, holding its first element
             return (Segment) NEXT.getAcquire(this);
         }
 
-        /** Publishes the successor built by this thread. */
         boolean casNext(final Segment successor) {
+            // volatile CAS: publishes the successor built by this thread
             return NEXT.compareAndSet(this, null, successor);
         }
 
         @Override
         Scq successor() {
-            final Segment n = laNext();
+            final Segment n = next();
             return n == CLOSED_LINK ? null : n;
         }
     }
@@ -162,8 +205,14 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
             throw new IllegalArgumentException("start must be between 0 and 2^62, got " + start);
         }
         this.start = start;
+        final Segment first = new Segment(order, cacheRemap, start);
+        this.segmentsAllocated = 1;
         this.segmentsLinked = 1;
-        linkFirst(new Segment(order, cacheRemap, start));
+        this.headSegment = first;
+        this.tailSegment = first;
+        // release fence: a thread that obtains the queue through a data race still sees both
+        // pointers set (they are not final, so final-field semantics do not cover them)
+        VarHandle.releaseFence();
     }
 
     /**
@@ -177,9 +226,9 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
     public boolean offer(final E e) {
         Objects.requireNonNull(e, "element must not be null");
         // Hot path, small enough to be inlined.
-        // the tail segment and everything written before it was linked
-        final Segment t = laTailRing();
-        if (t.laNext() == null) {
+        // acquire: the tail segment and everything written before it was linked
+        final Segment t = (Segment) TAIL.getAcquire(this);
+        if (t.next() == null) {
             if (t.offer(e)) {
                 return true;
             }
@@ -199,15 +248,15 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
         Segment waitedAt = null;
         int waits = 0;
         while (true) {
-            // the tail segment and everything written before it was linked
-            final Segment t = laTailRing();
-            final Segment next = t.laNext();
+            // acquire: the tail segment and everything written before it was linked
+            final Segment t = (Segment) TAIL.getAcquire(this);
+            final Segment next = t.next();
             if (next != null) {
                 if (next == CLOSED_LINK) {
                     return false;
                 }
-                // help a slow linker; a lost race means someone else moved it
-                casTailRing(t, next);
+                // help a slow linker: volatile CAS, a lost race means someone else moved it
+                TAIL.compareAndSet(this, t, next);
                 continue;
             }
             if (t != waitedAt) {
@@ -223,8 +272,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
             if (appendSegment(t, e, GATE_WAIT.phaseAt(waits) == Backoff.Phase.PARK)) {
                 return true;
             }
-            if (lvClosed()) {
-                // close() finalizes the tail and links CLOSED_LINK right after
+            if ((boolean) CLOSED.getVolatile(this)) {
+                // volatile load: close() finalizes the tail and links CLOSED_LINK right after
                 waits = 0;
                 Thread.onSpinWait();
                 continue;
@@ -240,36 +289,36 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      * @return true if {@code e} is in the queue
      */
     private boolean appendSegment(final Segment t, final E e, final boolean bypass) {
-        // a load, then a CAS: one allocating producer at a time; waiters only read the gate, so
-        // they do not pull its cache line back and forth while they wait
-        final boolean gate = lvAllocating() == 0 && casAllocating(0, 1);
+        // volatile load, then CAS: one allocating producer at a time; waiters only read the
+        // gate, so they do not pull its cache line back and forth while they wait
+        final boolean gate = (int) ALLOCATING.getVolatile(this) == 0 && ALLOCATING.compareAndSet(this, 0, 1);
         if (!gate && !bypass) {
             return false;
         }
         try {
-            if (t.laNext() != null || lvClosed()) {
+            if (t.next() != null || (boolean) CLOSED.getVolatile(this)) {
                 return false; // someone linked one (or the queue closed) meanwhile: retry there
             }
             if (!gate) {
-                // a statistic, on the rare path only
-                faaGateBypasses();
+                // volatile FAA: a statistic, on the rare path only
+                BYPASSES.getAndAdd(this, 1L);
             }
             final Segment s = new Segment(order, remap, start);
-            // a statistic, once per segment
-            faaRingsAllocated();
+            // volatile FAA: a statistic, once per segment
+            ALLOCATED.getAndAdd(this, 1L);
             s.offer(e); // private to this thread: cannot fail on an empty segment
             if (t.casNext(s)) {
-                // a statistic, once per segment
-                faaSegmentsLinked();
-                // a lost race means another thread already helped
-                casTailRing(t, s);
+                // volatile FAA: a statistic, once per segment
+                LINKED.getAndAdd(this, 1L);
+                // volatile CAS: a lost race means another thread already helped
+                TAIL.compareAndSet(this, t, s);
                 return true;
             }
             return false; // lost to a bypassing producer or to close(): s is dropped
         } finally {
             if (gate) {
-                // the next gate holder sees the link made above
-                soAllocating(0);
+                // release: the next gate holder sees the link made above
+                ALLOCATING.setRelease(this, 0);
             }
         }
     }
@@ -283,8 +332,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
     @SuppressWarnings("unchecked")
     public E poll() {
         // Hot path, small enough to be inlined.
-        // the head segment as linked
-        final Segment h = laHeadRing();
+        // acquire: the head segment as linked
+        final Segment h = (Segment) HEAD.getAcquire(this);
         final Object e = h.poll();
         if (e != null) {
             return (E) e;
@@ -296,7 +345,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
     @SuppressWarnings("unchecked")
     private E pollSlow(Segment h) {
         while (true) {
-            final Segment next = h.laNext();
+            final Segment next = h.next();
             if (next == null || next == CLOSED_LINK) {
                 return null;
             }
@@ -307,15 +356,120 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
             if (e != null) {
                 return (E) e;
             }
-            // retire h; a lost race means another consumer already did
-            casHeadRing(h, next);
-            // the head segment as linked
-            h = laHeadRing();
+            // volatile CAS: retire h; a lost race means another consumer already did
+            HEAD.compareAndSet(this, h, next);
+            // acquire: the head segment as linked
+            h = (Segment) HEAD.getAcquire(this);
             e = h.poll();
             if (e != null) {
                 return (E) e;
             }
         }
+    }
+
+    /**
+     * Returns the oldest element without removing it, weakly consistent: the element returned
+     * was in the queue during the call, and null means none was seen. While another thread's
+     * offer is between claiming its position and writing it, a later element may be returned
+     * than the next poll will take. Exact when no other thread operates on the queue.
+     *
+     * @return the element, or null
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public E peek() {
+        // acquire: the head segment as linked
+        Segment s = (Segment) HEAD.getAcquire(this);
+        while (s != null && s != CLOSED_LINK) {
+            final Object e = s.peek();
+            if (e != null) {
+                return (E) e;
+            }
+            s = s.next();
+        }
+        return null;
+    }
+
+    /**
+     * Whether no element was seen; weakly consistent like {@link #peek()}.
+     *
+     * @return true if {@link #peek()} found nothing
+     */
+    @Override
+    public boolean isEmpty() {
+        return peek() == null;
+    }
+
+    /**
+     * The number of elements, counted by walking every segment's positions between head and
+     * tail: exact when no other thread operates on the queue. While others do, it is not a
+     * snapshot: each position is looked at once, at its own moment, so an element offered or
+     * polled during the call may or may not be counted. Takes time proportional to the number of
+     * elements (plus positions enqueuers skipped) and writes nothing, so offer and poll pay
+     * nothing for it.
+     *
+     * @return the count, at most {@link Integer#MAX_VALUE}
+     */
+    @Override
+    public int size() {
+        long size = 0;
+        // acquire: the head segment as linked
+        Segment s = (Segment) HEAD.getAcquire(this);
+        while (s != null && s != CLOSED_LINK) {
+            size += s.countElements();
+            s = s.next();
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Removes up to {@code limit} elements and hands each to {@code consumer}, in FIFO order.
+     * A consumer that throws loses only the element it was given, which has left the queue.
+     *
+     * @param consumer receives the elements
+     * @param limit the most to remove, {@code >= 0}
+     * @return how many were removed
+     * @throws NullPointerException if {@code consumer} is null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    public int drain(final Consumer<? super E> consumer, final int limit) {
+        Objects.requireNonNull(consumer, "consumer must not be null");
+        ScqQueue.checkLimit(limit);
+        final Consumer<Object> sink = (Consumer<Object>) consumer;
+        int n = 0;
+        while (n < limit) {
+            // acquire: the head segment as linked
+            final Segment h = (Segment) HEAD.getAcquire(this);
+            n += h.drain(sink, limit - n);
+            if (n == limit) {
+                break;
+            }
+            final Object e = poll(); // crosses to the next segment, or finds the queue empty
+            if (e == null) {
+                break;
+            }
+            n++;
+            sink.accept(e);
+        }
+        return n;
+    }
+
+    /**
+     * Inserts {@code limit} elements from {@code supplier} (all of them: the queue is unbounded),
+     * unless the queue is closed.
+     *
+     * @param supplier produces the elements; must not return null
+     * @param limit how many to insert, {@code >= 0}
+     * @return how many were inserted: {@code limit}, or fewer once the queue is closed (if it
+     *     closes during the call, the element supplied last may be dropped)
+     * @throws NullPointerException if {@code supplier} is null or returns null
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    @Override
+    public int fill(final Supplier<? extends E> supplier, final int limit) {
+        return ClosableBatchQueue.fillUntilClosed(this, supplier, limit);
     }
 
     /**
@@ -330,13 +484,13 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      */
     @Override
     public void close() {
-        // producers that find the tail full stop allocating
-        svClosed();
+        // volatile store: producers that find the tail full stop allocating
+        CLOSED.setVolatile(this, true);
         while (true) {
-            // the tail segment as linked
-            Segment t = laTailRing();
+            // acquire: the tail segment as linked
+            Segment t = (Segment) TAIL.getAcquire(this);
             Segment next;
-            while ((next = t.laNext()) != null && next != CLOSED_LINK) {
+            while ((next = t.next()) != null && next != CLOSED_LINK) {
                 t = next;
             }
             if (next == CLOSED_LINK) {
@@ -350,15 +504,58 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
         }
     }
 
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
     @Override
-    boolean drainedOnceClosed() {
-        // the head segment as linked
-        final Segment h = laHeadRing();
-        final Segment next = h.laNext();
+    public boolean isClosed() {
+        // volatile load
+        return (boolean) CLOSED.getVolatile(this);
+    }
+
+    /**
+     * Inserts an element, or throws if the queue is closed.
+     *
+     * @param e the element
+     * @return true
+     * @throws NullPointerException if {@code e} is null
+     * @throws IllegalStateException if the queue is closed
+     */
+    @Override
+    public boolean add(final E e) {
+        return ClosableBatchQueue.addUnlessClosed(this, e);
+    }
+
+    /**
+     * Whether the queue is closed and every element it accepted has been taken: the end
+     * condition of a consumer that drains a closed queue. An offer still in progress when the
+     * queue closed may yet complete; until it has (or has failed), this returns false, and the
+     * consumer should keep polling (a poll resolves such offers).
+     *
+     * <pre>{@code
+     * queue.close();
+     * while (!queue.isDrained()) {
+     *     Request r = queue.poll();
+     *     if (r != null) handle(r); else Thread.onSpinWait();
+     * }
+     * }</pre>
+     *
+     * @return true if closed and drained for good; always false while open
+     */
+    @Override
+    public boolean isDrained() {
+        if (!isClosed()) {
+            return false;
+        }
+        // acquire: the head segment as linked
+        final Segment h = (Segment) HEAD.getAcquire(this);
+        final Segment next = h.next();
         if (next != CLOSED_LINK) {
             return false; // more segments, or close() still linking
         }
-        if (h.aq.lvHead() - h.aq.lvTailPosition() >= 0) {
+        if (h.aq.head() - h.aq.tail() >= 0) {
             return true;
         }
         // positions left between head and tail: make the next poll search them
@@ -384,9 +581,34 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
         return remap;
     }
 
+    /**
+     * A weakly consistent iterator over the elements, oldest first, across the segments. It
+     * never throws {@link java.util.ConcurrentModificationException} and may run while other
+     * threads offer and poll: it returns every element that is in the queue for the whole
+     * iteration exactly once, never returns an element twice, returns elements in FIFO order,
+     * and returns no element offered after it was created; an element polled during the
+     * iteration may or may not be returned. It only reads (no counter, entry or element is
+     * written), so it does not slow producers or consumers down. {@link Iterator#remove()} is not supported (see
+     * {@link #remove(Object)}).
+     *
+     * <pre>{@code
+     * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first
+     * }</pre>
+     *
+     * @return the iterator
+     */
     @Override
-    Iterator<E> iterator(final Segment first, final Segment last) {
-        return new ScqIterator<>(first, last, last.aq.lvTailPosition());
+    public Iterator<E> iterator() {
+        // acquire: the head segment as linked, read before the last one so that it is reachable
+        final Segment first = (Segment) HEAD.getAcquire(this);
+        Segment last = first;
+        Segment next;
+        while ((next = last.next()) != null && next != CLOSED_LINK) {
+            last = next;
+        }
+        // volatile load (in tail()), after last was found: every offer that completed before
+        // this call put its element below this position of last, or into an earlier segment
+        return new ScqIterator<>(first, last, last.aq.tail());
     }
 
     /**
@@ -397,54 +619,6 @@ public final class LscqQueue<E> extends LscqAllocation<E> {
      * @return the count, from 1
      */
     public long segmentsAllocated() {
-        return lvRingsAllocated();
-    }
-
-    @Override
-    Segment walkHead() {
-        // the head segment as linked
-        return laHeadRing();
-    }
-
-    @Override
-    Segment walkNext(final Segment segment) {
-        final Segment next = segment.laNext();
-        return next == CLOSED_LINK ? null : next;
-    }
-
-    @Override
-    Object peekRing(final Segment segment) {
-        return segment.peek();
-    }
-
-    @Override
-    long countRing(final Segment segment) {
-        return segment.countElements();
-    }
-
-    @Override
-    int drainHeadRing(final Consumer<Object> sink, final int limit) {
-        // the head segment as linked
-        return laHeadRing().drain(sink, limit);
-    }
-
-    private int lvAllocating() {
-        return (int) ALLOCATING.getVolatile(this);
-    }
-
-    private boolean casAllocating(final int expected, final int value) {
-        return ALLOCATING.compareAndSet(this, expected, value);
-    }
-
-    private void soAllocating(final int value) {
-        ALLOCATING.setRelease(this, value);
-    }
-
-    private void faaSegmentsLinked() {
-        LINKED.getAndAdd(this, 1L);
-    }
-
-    private void faaGateBypasses() {
-        BYPASSES.getAndAdd(this, 1L);
+        return (long) ALLOCATED.getVolatile(this);
     }
 }

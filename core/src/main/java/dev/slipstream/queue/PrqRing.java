@@ -210,26 +210,9 @@ final class PrqRing extends PrqRingPad2 {
     }
 
     boolean casNext(final PrqRing ring) {
-        // publishes the new ring's plain initialisation (release) to the threads that read next
-        // with lvNext (acquire)
+        // volatile CAS: publishes the new ring's plain initialisation (release) to the threads
+        // that read next with lvNext (acquire)
         return NEXT.compareAndSet(this, null, ring);
-    }
-
-    private long faaHead(final long delta) {
-        return (long) HEAD.getAndAdd(this, delta);
-    }
-
-    private long faaTail(final long delta) {
-        return (long) TAIL.getAndAdd(this, delta);
-    }
-
-    private boolean casTail(final long expected, final long value) {
-        return TAIL.compareAndSet(this, expected, value);
-    }
-
-    /** The old word is not needed, so the JIT may emit a plain atomic OR. */
-    private void faoTail(final long bits) {
-        TAIL.getAndBitwiseOr(this, bits);
     }
 
     long lvEpoch(final int j) {
@@ -238,20 +221,6 @@ final class PrqRing extends PrqRingPad2 {
 
     Object lvValue(final int j) {
         return VALUES.getVolatile(values, j);
-    }
-
-    /** Returns the witness, so that a failed CAS needs no second load. */
-    private long caxEpoch(final int j, final long expected, final long value) {
-        return (long) EPOCHS.compareAndExchange(epochs, j, expected, value);
-    }
-
-    /** Returns the witness, so that a failed CAS needs no second load. */
-    private Object caxValue(final int j, final Object expected, final Object value) {
-        return VALUES.compareAndExchange(values, j, expected, value);
-    }
-
-    private void soValue(final int j, final Object value) {
-        VALUES.setRelease(values, j, value);
     }
 
     private boolean casEpoch(final int j, final long expected, final long value) {
@@ -274,8 +243,8 @@ final class PrqRing extends PrqRingPad2 {
      * @return true if enqueued; false if the ring is closed
      */
     boolean offer(final Object e) {
-        // the position; volatile, so the cell reads stay after it
-        final long t = faaTail(1L);
+        // volatile FAA: the position; orders the cell reads after it
+        final long t = (long) TAIL.getAndAdd(this, 1L);
         if (t < 0) {
             return false; // closed bit
         }
@@ -299,8 +268,8 @@ final class PrqRing extends PrqRingPad2 {
                     return false;
                 }
             }
-            // the next position
-            t = faaTail(1L);
+            // volatile FAA: the next position
+            t = (long) TAIL.getAndAdd(this, 1L);
             if (t < 0) {
                 return false; // closed bit
             }
@@ -313,17 +282,17 @@ final class PrqRing extends PrqRingPad2 {
     /** Puts {@code e} into the cell of position {@code t} if that position may still use it. */
     private boolean enqueueAt(final long t, final Object e) {
         final int j = cell(t);
-        // the claim, with no load of the cell before it. A load first would bring
+        // volatile CAS, with no load of the cell before it: the claim. A load first would bring
         // the line over shared and the CAS would then have to take it again; the CAS takes it
         // once. A non-null witness means the cell is occupied (an element, a claim or a
         // reservation), and position t cannot use it
-        if (caxValue(j, null, e) != null) {
+        if (VALUES.compareAndExchange(values, j, null, e) != null) {
             return false;
         }
-        // the publication, expecting the epoch an earlier lap leaves behind
+        // volatile CAS: the publication, expecting the epoch an earlier lap leaves behind
         // (position t - size published or passed: exactly t). Epoch words only grow, so a word
         // still at t means no dequeuer of position t or later has passed the cell
-        long epoch = caxEpoch(j, t, t + size);
+        long epoch = (long) EPOCHS.compareAndExchange(epochs, j, t, t + size);
         if (epoch == t) {
             return true;
         }
@@ -335,9 +304,9 @@ final class PrqRing extends PrqRingPad2 {
         // position t is passed or the cell is unsafe: the element is unpublished and no other
         // thread removes an unpublished element, so a release store takes it back (before any
         // later lap can claim the cell, which needs the null)
-        soValue(j, null);
+        VALUES.setRelease(values, j, null);
         if (epoch < 0) {
-            // the word to reserve from
+            // volatile load: the word to reserve from
             epoch = lvEpoch(j);
             return epoch < 0 && (epoch & ~UNSAFE) <= t && lvHead() <= t && enqueueIntoUnsafe(j, t, epoch, e);
         }
@@ -375,10 +344,11 @@ final class PrqRing extends PrqRingPad2 {
      */
     private boolean close(final long t, final boolean force) {
         if (!force) {
-            return casTail(t + 1, (t + 1) | CLOSED);
+            // volatile CAS
+            return TAIL.compareAndSet(this, t + 1, (t + 1) | CLOSED);
         }
-        // positions taken after it see the bit and fail
-        faoTail(CLOSED);
+        // volatile OR: positions taken after it see the bit and fail
+        TAIL.getAndBitwiseOr(this, CLOSED);
         return true;
     }
 
@@ -387,9 +357,9 @@ final class PrqRing extends PrqRingPad2 {
      * {@link LprqQueue#close()} (an offer that refuses a ring closes it in {@code offer}).
      */
     void closeTail() {
-        // positions taken after it see the bit and fail; a thread that reads the queue's closed
-        // link (CASed after this) sees the bit too
-        faoTail(CLOSED);
+        // volatile OR: positions taken after it see the bit and fail; a thread that reads the
+        // queue's closed link (CASed after this) sees the bit too
+        TAIL.getAndBitwiseOr(this, CLOSED);
     }
 
     /**
@@ -456,16 +426,16 @@ final class PrqRing extends PrqRingPad2 {
      * @return the element, or null if the ring turned out empty
      */
     Object take() {
-        // the position
-        final long h = faaHead(1L);
+        // volatile FAA: the position
+        final long h = (long) HEAD.getAndAdd(this, 1L);
         final int j = cell(h);
-        // epoch first (see offer)
+        // volatile loads, epoch first (see offer)
         final long epoch = lvEpoch(j);
         final Object v = lvValue(j);
         if ((epoch & ~UNSAFE) == h + size && v != null && !(v instanceof Reservation)) {
-            // after the read of the element above; the enqueuer of the next lap CASes the null,
-            // so it cannot overwrite before this read
-            soValue(j, null);
+            // release store: the element was read above; the enqueuer of the next lap CASes
+            // the null, so it cannot overwrite before this read
+            VALUES.setRelease(values, j, null);
             return v;
         }
         return pollAfterMiss(h);
@@ -486,8 +456,8 @@ final class PrqRing extends PrqRingPad2 {
                 fixState();
                 return null;
             }
-            // the next position
-            h = faaHead(1L);
+            // volatile FAA: the next position
+            h = (long) HEAD.getAndAdd(this, 1L);
         }
     }
 
@@ -502,7 +472,7 @@ final class PrqRing extends PrqRingPad2 {
         final long mine = h + size;
         int spins = 0;
         while (true) {
-            // epoch first (see offer)
+            // volatile loads, epoch first (see offer)
             final long epoch = lvEpoch(j);
             final Object v = lvValue(j);
             final long index = epoch & ~UNSAFE;
@@ -511,11 +481,11 @@ final class PrqRing extends PrqRingPad2 {
             }
             if (v != null && !(v instanceof Reservation)) {
                 if (index == mine) {
-                    // as in take()
-                    soValue(j, null);
+                    // release store: as in poll()
+                    VALUES.setRelease(values, j, null);
                     return v;
                 }
-                // an enqueuer may hold position h and be about to publish its
+                // volatile load: an enqueuer may hold position h and be about to publish its
                 // claim; give it the same bounded wait as an empty cell
                 final long tail = lvTail();
                 if (epoch >= 0 && (tail & ~CLOSED) > h && tail >= 0 && spins++ <= ENQUEUER_PATIENCE) {
@@ -550,7 +520,7 @@ final class PrqRing extends PrqRingPad2 {
             } else {
                 // empty, or this position's own reservation (a reservation under the epoch
                 // h + size can only be that of the enqueuer of h)
-                // a close or a tail fixed back behind h ends the wait at once
+                // volatile load: a close or a tail fixed back behind h ends the wait at once
                 final long tail = lvTail();
                 if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
                     // no enqueuer is coming for position h, or it took too long: invalidate
@@ -580,7 +550,8 @@ final class PrqRing extends PrqRingPad2 {
             if (t < 0 || h <= t) {
                 return;
             }
-            if (casTail(t, h)) {
+            // volatile CAS
+            if (TAIL.compareAndSet(this, t, h)) {
                 return;
             }
         }

@@ -86,9 +86,9 @@ final class QueueSignal extends QueueSignalPad1 {
 
     /** Called after an operation that may let a waiter proceed. */
     void signal() {
-        // volatile, after the operation's last volatile write: sees a waiter that registered
+        // volatile load, after the operation's last volatile write: sees a waiter that registered
         // before that write (StoreLoad on both sides)
-        if (lvWaiting() != 0) {
+        if ((int) WAITING.getVolatile(this) != 0) {
             // volatile FAA: the counter the waiters wait on moves past what they read
             events.incrementAndGet();
             strategy.signalAllWhenBlocking();
@@ -97,26 +97,19 @@ final class QueueSignal extends QueueSignalPad1 {
 
     /** Announces a waiter; call before {@link #seen()} and the re-check of the queue. */
     void register() {
-        // a signalling operation that completes after this sees the waiter
-        faaWaiting(1);
+        // volatile FAA: a signalling operation that completes after this sees the waiter
+        WAITING.getAndAdd(this, 1);
     }
 
     /** Withdraws a waiter registered with {@link #register()}. */
     void deregister() {
-        faaWaiting(-1);
-    }
-
-    private int lvWaiting() {
-        return (int) WAITING.getVolatile(this);
-    }
-
-    private void faaWaiting(final int delta) {
-        WAITING.getAndAdd(this, delta);
+        // volatile FAA
+        WAITING.getAndAdd(this, -1);
     }
 
     /** The event counter, read before the waiter re-checks the queue. */
     long seen() {
-        // ordered after register() and before the re-check
+        // volatile load: ordered after register() and before the re-check
         return events.getVolatile();
     }
 
@@ -151,7 +144,7 @@ final class QueueSignal extends QueueSignalPad1 {
      */
     boolean awaitNanos(final long seen, final long start, final long nanos) throws InterruptedException {
         long attempt = 0;
-        // as in seen()
+        // volatile load: the counter, as in seen()
         while (events.getVolatile() == seen) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();

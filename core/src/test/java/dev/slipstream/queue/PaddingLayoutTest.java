@@ -42,11 +42,6 @@ class PaddingLayoutTest {
 
     @Test
     void lscqSegmentPointersEachHaveTheirOwnCacheLines() {
-        assertIsolated(LscqQueue.class, "headRing", "tailRing");
-    }
-
-    @Test
-    void lprqRingPointersEachHaveTheirOwnCacheLines() {
-        assertIsolated(LprqQueue.class, "headRing", "tailRing");
+        assertIsolated(LscqQueue.class, "headSegment", "tailSegment");
     }
 }

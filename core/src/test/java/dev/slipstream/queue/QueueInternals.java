@@ -12,6 +12,7 @@ final class QueueInternals {
     private static final VarHandle ALLOCATING;
     private static final VarHandle LINKED;
     private static final VarHandle BYPASSES;
+    private static final VarHandle HEAD_SEGMENT;
 
     static {
         try {
@@ -20,6 +21,7 @@ final class QueueInternals {
             ALLOCATING = lookup.findVarHandle(LscqAllocation.class, "allocating", int.class);
             LINKED = lookup.findVarHandle(LscqAllocation.class, "segmentsLinked", long.class);
             BYPASSES = lookup.findVarHandle(LscqAllocation.class, "gateBypasses", long.class);
+            HEAD_SEGMENT = lookup.findVarHandle(LscqHeadField.class, "headSegment", LscqQueue.Segment.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -35,7 +37,7 @@ final class QueueInternals {
 
     /** The current head segment of an unbounded queue. */
     static LscqQueue.Segment headSegment(final LscqQueue<?> q) {
-        return q.laHeadRing();
+        return (LscqQueue.Segment) HEAD_SEGMENT.getAcquire(q);
     }
 
     /** Segments linked into the list so far, the first included. */
@@ -78,11 +80,11 @@ final class QueueInternals {
 
     /** The raw entry that position {@code position} maps to. */
     static long rawEntry(final IndexRing ring, final long position) {
-        return ring.lvEntryAt(position);
+        return ring.entryAt(position);
     }
 
     /** Whether the finalize bit of the ring's tail is set. */
     static boolean isFinalized(final IndexRing ring) {
-        return (ring.lvTail() & IndexRing.FINALIZE) != 0;
+        return (ring.rawTail() & IndexRing.FINALIZE) != 0;
     }
 }

@@ -68,35 +68,35 @@ final class PlainStoreConsumeRing {
     }
 
     boolean enqueue(final int index) {
-        long t = faaTail(1L);
-        long entry = lvEntry(slot(t));
+        long t = (long) TAIL.getAndAdd(this, 1L);
+        long entry = (long) ENTRIES.getVolatile(entries, slot(t));
         while (true) {
             final long tCycle = cycleWord(t);
             final int j = slot(t);
             final long desired = (tCycle & ~(long) entryMask) | index;
             while ((entry | cycleMask) - tCycle < 0
                     && (entry & entryMask) == entryMask
-                    && ((entry & safeBit) != 0 || lvHead() - t <= 0)) {
-                final long witness = caxEntry(j, entry, desired);
+                    && ((entry & safeBit) != 0 || (long) HEAD.getVolatile(this) - t <= 0)) {
+                final long witness = (long) ENTRIES.compareAndExchange(entries, j, entry, desired);
                 if (witness == entry) {
-                    if (lvThreshold() != thresholdMax) {
-                        svThreshold(thresholdMax);
+                    if ((long) THRESHOLD.getVolatile(this) != thresholdMax) {
+                        THRESHOLD.setVolatile(this, thresholdMax);
                     }
                     return true;
                 }
                 entry = witness;
             }
-            t = faaTail(1L);
-            entry = lvEntry(slot(t));
+            t = (long) TAIL.getAndAdd(this, 1L);
+            entry = (long) ENTRIES.getVolatile(entries, slot(t));
         }
     }
 
     int dequeue() {
-        if (lvThreshold() < 0) {
+        if ((long) THRESHOLD.getVolatile(this) < 0) {
             return EMPTY;
         }
-        long h = faaHead(1L);
-        long entry = lvEntry(slot(h));
+        long h = (long) HEAD.getAndAdd(this, 1L);
+        long entry = (long) ENTRIES.getVolatile(entries, slot(h));
         while (true) {
             final long hCycle = cycleWord(h);
             final int j = slot(h);
@@ -107,7 +107,7 @@ final class PlainStoreConsumeRing {
                     if ((entry & entryMask) != entryMask) {
                         // THE SEEDED BUG: a plain store of the word read, with ⊥ as its index;
                         // an IsSafe bit cleared since the read is set again
-                        svEntry(j, entry | entryMask);
+                        ENTRIES.setVolatile(entries, j, entry | entryMask);
                         return (int) (entry & entryMask);
                     }
                     break;
@@ -122,9 +122,9 @@ final class PlainStoreConsumeRing {
                         break;
                     }
                 } else {
-                    if (lvTail() - (h + 1) > 0) {
+                    if ((long) TAIL.getVolatile(this) - (h + 1) > 0) {
                         for (int spin = 0; spin < IndexRing.DEQUEUE_SPINS; spin++) {
-                            final long now = lvEntry(j);
+                            final long now = (long) ENTRIES.getVolatile(entries, j);
                             if (now != entry) {
                                 entry = now;
                                 continue examine;
@@ -133,80 +133,33 @@ final class PlainStoreConsumeRing {
                     }
                     desired = (hCycle & ~safeBit) | (entry & safeBit);
                 }
-                final long witness = caxEntry(j, entry, desired);
+                final long witness = (long) ENTRIES.compareAndExchange(entries, j, entry, desired);
                 if (witness == entry) {
                     break;
                 }
                 entry = witness;
             }
-            final long t = lvTail();
+            final long t = (long) TAIL.getVolatile(this);
             if (t - (h + 1) <= 0) {
                 catchup(t, h + 1);
-                faaThreshold(-1L);
+                THRESHOLD.getAndAdd(this, -1L);
                 return EMPTY;
             }
-            if (faaThreshold(-1L) <= 0) {
+            if ((long) THRESHOLD.getAndAdd(this, -1L) <= 0) {
                 return EMPTY;
             }
-            h = faaHead(1L);
-            entry = lvEntry(slot(h));
+            h = (long) HEAD.getAndAdd(this, 1L);
+            entry = (long) ENTRIES.getVolatile(entries, slot(h));
         }
     }
 
     private void catchup(long t, long h) {
         while (t - h < 0) {
-            if (casTail(t, h)) {
+            if (TAIL.compareAndSet(this, t, h)) {
                 return;
             }
-            h = lvHead();
-            t = lvTail();
+            h = (long) HEAD.getVolatile(this);
+            t = (long) TAIL.getVolatile(this);
         }
-    }
-
-    // Accessors named for their access mode, as in IndexRing.
-
-    private long lvHead() {
-        return (long) HEAD.getVolatile(this);
-    }
-
-    private long faaHead(final long delta) {
-        return (long) HEAD.getAndAdd(this, delta);
-    }
-
-    private long lvTail() {
-        return (long) TAIL.getVolatile(this);
-    }
-
-    private long faaTail(final long delta) {
-        return (long) TAIL.getAndAdd(this, delta);
-    }
-
-    private boolean casTail(final long expected, final long value) {
-        return TAIL.compareAndSet(this, expected, value);
-    }
-
-    private long lvThreshold() {
-        return (long) THRESHOLD.getVolatile(this);
-    }
-
-    private void svThreshold(final long value) {
-        THRESHOLD.setVolatile(this, value);
-    }
-
-    private long faaThreshold(final long delta) {
-        return (long) THRESHOLD.getAndAdd(this, delta);
-    }
-
-    private long lvEntry(final int j) {
-        return (long) ENTRIES.getVolatile(entries, j);
-    }
-
-    private long caxEntry(final int j, final long expected, final long value) {
-        return (long) ENTRIES.compareAndExchange(entries, j, expected, value);
-    }
-
-    /** The seeded bug's store: where IndexRing adds atomically, this overwrites the word. */
-    private void svEntry(final int j, final long value) {
-        ENTRIES.setVolatile(entries, j, value);
     }
 }
