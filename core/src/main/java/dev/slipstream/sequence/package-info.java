@@ -16,8 +16,8 @@
  *   <tr><td>{@code lv}</td><td>{@code sv}</td><td>volatile</td></tr>
  *   <tr><td colspan="2">{@code cas}, {@code faa}, {@code xchg}</td><td>volatile compare-and-set, fetch-and-add, get-and-set</td></tr>
  * </table>
- * {@code dev.slipstream.wait}, {@code dev.slipstream.topology} and {@code dev.slipstream.queue} use the same
- * prefixes ({@code queue} adds {@code cax} and {@code fao}: see its package documentation). A field declared
- * {@code volatile} and read or written as such needs no accessor.
+ * {@code dev.slipstream.wait}, {@code dev.slipstream.topology} and the LPRQ classes of
+ * {@code dev.slipstream.queue} use the same prefixes. A field declared {@code volatile} and read or
+ * written as such needs no accessor.
  */
 package dev.slipstream.sequence;
