@@ -208,39 +208,15 @@ class FailoverTest {
 
     private static ClusterCommandClient connect(final ClientDriver driver, final ProcessCluster cluster,
             final Replies replies) {
-        final long deadline = System.nanoTime() + LIMIT.toNanos();
-        while (true) {
-            try {
-                return ClusterCommandClient.connect(new ClusterCommandClient.Context()
-                        .aeronDirectoryName(driver.directory())
-                        .ingressEndpoints(cluster.ingressEndpoints())
-                        .clientId(1)
-                        .limits(64, Long.BYTES)
-                        .replyListener(replies));
-            } catch (final IllegalStateException noLeaderYet) {
-                if (System.nanoTime() - deadline > 0) {
-                    throw noLeaderYet;
-                }
-            }
-        }
+        return cluster.connect(driver, replies, LIMIT);
     }
 
     /** Waits until every member's ledger holds at least {@code count} commands; returns their digests. */
     private static String[] awaitDigests(final ProcessCluster cluster, final long count) throws Exception {
         final String[] digests = new String[cluster.size()];
         for (int i = 0; i < cluster.size(); i++) {
-            final long deadline = System.nanoTime() + LIMIT.toNanos();
-            while (true) {
-                final String digest = cluster.ask(i, "digest", "DIGEST");
-                if (!digest.startsWith("none") && Long.parseLong(digest.substring(0, digest.indexOf('/'))) >= count) {
-                    digests[i] = digest;
-                    break;
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new AssertionError("member " + i + " holds " + digest + ", expected " + count + " commands");
-                }
-                Thread.sleep(50);  // polling the member's state, not waiting for a race
-            }
+            digests[i] = cluster.awaitAnswer(i, "digest", "DIGEST", digest -> !digest.startsWith("none")
+                    && Long.parseLong(digest.substring(0, digest.indexOf('/'))) >= count, LIMIT);
         }
         return digests;
     }

@@ -15,7 +15,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * Arguments: member id, members (comma-separated host:basePort), base directory, leader
  * heartbeat timeout in milliseconds, and a mode: {@code plain}; {@code withhold}, where the reply
  * stage withholds some first answers ({@link TestPipelines#withheld}) so that every leader kill
- * leaves committed commands unanswered; or {@code no-dedup}, the same with a seeded bug.
+ * leaves committed commands unanswered; {@code no-dedup}, the same with a seeded bug;
+ * {@code timers}, the timer tests' service ({@link TimerPipelines}), whose {@link SeenEvents}
+ * record it prints for {@code seen}; or, the same with a seeded bug, {@code timers-leader-only}
+ * (a timer policy that schedules only while its member leads) or {@code timers-wall-clock} (the
+ * stage records when a timer fired from the wall clock).
  */
 public final class MemberProcess {
     private MemberProcess() {
@@ -28,8 +32,13 @@ public final class MemberProcess {
                 Duration.ofMillis(Long.parseLong(args[3])), Duration.ofSeconds(60));
         final AtomicReference<Ledger> ledger = new AtomicReference<>();
         final String mode = args.length > 4 ? args[4] : "plain";
-        final PipelineClusteredService<Amount> service = TestPipelines.service(Ledger::new, ledger,
-                !"plain".equals(mode));
+        final AtomicReference<SeenEvents> events = new AtomicReference<>();
+        final AtomicReference<ClusterMember> self = new AtomicReference<>();
+        final PipelineClusteredService<Amount> service = mode.startsWith("timers")
+                ? TimerPipelines.service("timers-leader-only".equals(mode)
+                        ? leaderOnly(TimerPipelines.POLICY, self) : TimerPipelines.POLICY,
+                        "timers-wall-clock".equals(mode) ? WallClockFirings::new : SeenEvents::new, events)
+                : TestPipelines.service(Ledger::new, ledger, !"plain".equals(mode));
         if ("no-dedup".equals(mode)) {
             service.dedup = new DedupTable() {
                 @Override
@@ -39,6 +48,7 @@ public final class MemberProcess {
             };
         }
         try (ClusterMember member = ClusterMember.start(config, service)) {
+            self.set(member);
             System.out.println("READY");
             System.out.flush();
             final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
@@ -48,6 +58,10 @@ public final class MemberProcess {
                     case "digest" -> {
                         final Ledger current = ledger.get();
                         System.out.println("DIGEST " + (current == null ? "none" : current.digest()));
+                    }
+                    case "seen" -> {
+                        final SeenEvents current = events.get();
+                        System.out.println("SEEN " + (current == null ? "" : String.join(",", current.seen)));
                     }
                     case "snapshot" -> {
                         final long before = member.snapshotCount();
@@ -71,6 +85,35 @@ public final class MemberProcess {
                 }
                 System.out.flush();
             }
+        }
+    }
+
+    /**
+     * The seeded bug: the policy schedules and cancels only on the member that leads when the
+     * event passes (a member still starting counts as not leading). Aeron Cluster fires a timer
+     * only from the leader's consensus module, but each follower's consensus module keeps the
+     * timers its own service scheduled, so that a new leader fires the ones still pending; with
+     * this policy a new leader holds none of the timers scheduled before it took over.
+     */
+    private static TimerPolicy<Amount> leaderOnly(final TimerPolicy<Amount> policy,
+            final AtomicReference<ClusterMember> self) {
+        return (event, timers) -> {
+            final ClusterMember member = self.get();
+            if (member != null && member.role() == io.aeron.cluster.service.Cluster.Role.LEADER) {
+                policy.onEvent(event, timers);
+            }
+        };
+    }
+
+    /**
+     * The seeded bug: the stage records a timer's firing at the wall-clock time it handles the
+     * event instead of the event's cluster time. Every member handles the event at its own moment,
+     * and a restarted member replaying the log handles it seconds later.
+     */
+    private static final class WallClockFirings extends SeenEvents {
+        @Override
+        long timeOf(final ClusterCommand<Amount> timerEvent) {
+            return System.currentTimeMillis();
         }
     }
 }

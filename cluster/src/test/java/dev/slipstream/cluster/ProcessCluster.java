@@ -132,6 +132,46 @@ final class ProcessCluster implements AutoCloseable {
         return processes.length;
     }
 
+    /**
+     * Asks member {@code id} again and again (every 50 ms: polling its state, not waiting for a
+     * race) until its answer satisfies {@code done}; fails naming the last answer at the limit.
+     */
+    String awaitAnswer(final int id, final String command, final String answerPrefix,
+            final java.util.function.Predicate<String> done, final Duration limit)
+            throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            final String answer = ask(id, command, answerPrefix);
+            if (done.test(answer)) {
+                return answer;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("member " + id + " answered " + command + " with " + answer
+                        + " after " + limit);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Connects a client (client id 1) through {@code driver}, trying again until a leader is elected. */
+    ClusterCommandClient connect(final ClientDriver driver, final ReplyListener replies, final Duration limit) {
+        final long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                return ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                        .aeronDirectoryName(driver.directory())
+                        .ingressEndpoints(ingressEndpoints())
+                        .clientId(1)
+                        .limits(64, Long.BYTES)
+                        .replyListener(replies));
+            } catch (final IllegalStateException noLeaderYet) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw noLeaderYet;
+                }
+            }
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         for (int i = 0; i < processes.length; i++) {

@@ -12,7 +12,7 @@ import org.agrona.MutableDirectBuffer;
  * timer event. The record is its snapshotted state, so two members agree only if their stages
  * saw the same commands and timer events in the same order at the same cluster times.
  */
-final class SeenEvents implements EventHandler<ClusterCommand<Amount>>, StageState {
+class SeenEvents implements EventHandler<ClusterCommand<Amount>>, StageState {
     /** Written by the stage thread; read by tests (a copy-on-write list, safe to read at any time). */
     final List<String> seen = new CopyOnWriteArrayList<>();
     /** How many events the last snapshot written held; -1 before one is written. */
@@ -21,9 +21,14 @@ final class SeenEvents implements EventHandler<ClusterCommand<Amount>>, StageSta
     @Override
     public void onEvent(final ClusterCommand<Amount> event, final long sequence, final boolean endOfBatch) {
         seen.add(event.isTimer()
-                ? "T" + event.timerId() + ":" + event.payload().value + "@" + event.timestamp()
+                ? "T" + event.timerId() + ":" + event.payload().value + "@" + timeOf(event)
                 : "C" + event.payload().value + "@" + event.timestamp());
         event.payload().countAfter = seen.size();
+    }
+
+    /** The time recorded for a timer event: the cluster time it fired at. */
+    long timeOf(final ClusterCommand<Amount> timerEvent) {
+        return timerEvent.timestamp();
     }
 
     /** @return whether any event seen so far starts with {@code prefix} */

@@ -46,12 +46,17 @@ final class TimerPipelines {
 
     static PipelineClusteredService<Amount> service(final TimerPolicy<Amount> policy,
             final AtomicReference<SeenEvents> current) {
+        return service(policy, SeenEvents::new, current);
+    }
+
+    static PipelineClusteredService<Amount> service(final TimerPolicy<Amount> policy,
+            final java.util.function.Supplier<? extends SeenEvents> stages, final AtomicReference<SeenEvents> current) {
         return PipelineClusteredService.builder(Amount::new)
                 .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
                 .ringSize(64)
                 .timers(policy, PAYLOAD)
                 .pipeline((pipeline, outbox, states) -> {
-                    final SeenEvents events = new SeenEvents();
+                    final SeenEvents events = stages.get();
                     states.register("events", events);
                     current.set(events);
                     pipeline.handleEventsWith(StageSpec.of("events", events))
