@@ -280,13 +280,9 @@ public final class AeronBridgeBench {
         final BufferClaim claim = new BufferClaim();
         final IdleStrategy idle = idle(wait);
         final int length = WireFormat.HEADER_LENGTH + PAYLOAD;
-        final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-        waitUntil(start);
+        final long start = startSoon();
         for (long i = 0; i < messages; i++) {
-            final long intended = intervalNanos == 0 ? 0 : start + i * intervalNanos;
-            if (intervalNanos != 0) {
-                spinUntil(intended);
-            }
+            final long intended = pace(start, i, intervalNanos);
             FILL.translateTo(m, i, i, intended);
             while (publication.tryClaim(length, claim) < 0) {
                 idle.idle();
@@ -325,13 +321,9 @@ public final class AeronBridgeBench {
         while (!publication.isConnected()) {
             Thread.yield();
         }
-        final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-        waitUntil(start);
+        final long start = startSoon();
         for (long i = 0; i < messages; i++) {
-            final long intended = intervalNanos == 0 ? 0 : start + i * intervalNanos;
-            if (intervalNanos != 0) {
-                spinUntil(intended);
-            }
+            final long intended = pace(start, i, intervalNanos);
             sending.publishEvent(FILL, i, intended);
         }
         awaitReceived(receiver, messages);
@@ -343,17 +335,29 @@ public final class AeronBridgeBench {
         return start;
     }
 
-    private static void waitUntil(final long nanos) {
+    /** @return a start time 50 ms from now, once it has come (the receivers are running by then) */
+    private static long startSoon() {
+        final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
         long now;
-        while ((now = System.nanoTime()) < nanos) {
-            LockSupport.parkNanos(nanos - now);
+        while ((now = System.nanoTime()) < start) {
+            LockSupport.parkNanos(start - now);
         }
+        return start;
     }
 
-    private static void spinUntil(final long nanos) {
-        while (System.nanoTime() < nanos) {
+    /**
+     * Paced (latency) runs: spins until message {@code i}'s intended send time and returns it;
+     * unpaced (throughput) runs, {@code intervalNanos == 0}: returns 0 at once.
+     */
+    private static long pace(final long start, final long i, final long intervalNanos) {
+        if (intervalNanos == 0) {
+            return 0;
+        }
+        final long intended = start + i * intervalNanos;
+        while (System.nanoTime() < intended) {
             Thread.onSpinWait();
         }
+        return intended;
     }
 
     private static void awaitReceived(final Receiver receiver, final long messages) {
