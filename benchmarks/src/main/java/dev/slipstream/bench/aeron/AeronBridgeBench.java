@@ -5,6 +5,7 @@ import dev.slipstream.aeron.AeronOutbound;
 import dev.slipstream.aeron.MessageDecoder;
 import dev.slipstream.aeron.MessageEncoder;
 import dev.slipstream.aeron.WireFormat;
+import dev.slipstream.bench.support.CommandLine;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventTranslatorTwoArg;
 import dev.slipstream.ring.ProducerType;
@@ -25,9 +26,9 @@ import java.net.InetAddress;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -149,10 +150,8 @@ public final class AeronBridgeBench {
      * @throws Exception if it cannot be set up
      */
     public static void main(final String[] args) throws Exception {
-        final Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].replaceFirst("^--", ""), args[i + 1].replace("_", ""));
-        }
+        final Map<String, String> o = CommandLine.parse(args, Set.of("mode", "impl", "wait", "messages", "rate", "warmup",
+                "ring", "term", "channel", "port"));
         final String mode = o.getOrDefault("mode", "throughput");
         final String impl = o.getOrDefault("impl", "bridge");
         final String wait = o.getOrDefault("wait", "spin");
