@@ -5,6 +5,7 @@ import dev.slipstream.aeron.AeronOutbound;
 import dev.slipstream.aeron.MessageDecoder;
 import dev.slipstream.aeron.MessageEncoder;
 import dev.slipstream.aeron.WireFormat;
+import dev.slipstream.bench.support.CommandLine;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventTranslatorTwoArg;
 import dev.slipstream.ring.ProducerType;
@@ -25,9 +26,9 @@ import java.net.InetAddress;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -149,10 +150,8 @@ public final class AeronBridgeBench {
      * @throws Exception if it cannot be set up
      */
     public static void main(final String[] args) throws Exception {
-        final Map<String, String> o = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            o.put(args[i].replaceFirst("^--", ""), args[i + 1].replace("_", ""));
-        }
+        final Map<String, String> o = CommandLine.parse(args, Set.of("mode", "impl", "wait", "messages", "rate", "warmup",
+                "ring", "term", "channel", "port"));
         final String mode = o.getOrDefault("mode", "throughput");
         final String impl = o.getOrDefault("impl", "bridge");
         final String wait = o.getOrDefault("wait", "spin");
@@ -280,13 +279,9 @@ public final class AeronBridgeBench {
         final BufferClaim claim = new BufferClaim();
         final IdleStrategy idle = idle(wait);
         final int length = WireFormat.HEADER_LENGTH + PAYLOAD;
-        final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-        waitUntil(start);
+        final long start = startSoon();
         for (long i = 0; i < messages; i++) {
-            final long intended = intervalNanos == 0 ? 0 : start + i * intervalNanos;
-            if (intervalNanos != 0) {
-                spinUntil(intended);
-            }
+            final long intended = pace(start, i, intervalNanos);
             FILL.translateTo(m, i, i, intended);
             while (publication.tryClaim(length, claim) < 0) {
                 idle.idle();
@@ -325,13 +320,9 @@ public final class AeronBridgeBench {
         while (!publication.isConnected()) {
             Thread.yield();
         }
-        final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-        waitUntil(start);
+        final long start = startSoon();
         for (long i = 0; i < messages; i++) {
-            final long intended = intervalNanos == 0 ? 0 : start + i * intervalNanos;
-            if (intervalNanos != 0) {
-                spinUntil(intended);
-            }
+            final long intended = pace(start, i, intervalNanos);
             sending.publishEvent(FILL, i, intended);
         }
         awaitReceived(receiver, messages);
@@ -343,17 +334,29 @@ public final class AeronBridgeBench {
         return start;
     }
 
-    private static void waitUntil(final long nanos) {
+    /** @return a start time 50 ms from now, once it has come (the receivers are running by then) */
+    private static long startSoon() {
+        final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
         long now;
-        while ((now = System.nanoTime()) < nanos) {
-            LockSupport.parkNanos(nanos - now);
+        while ((now = System.nanoTime()) < start) {
+            LockSupport.parkNanos(start - now);
         }
+        return start;
     }
 
-    private static void spinUntil(final long nanos) {
-        while (System.nanoTime() < nanos) {
+    /**
+     * Paced (latency) runs: spins until message {@code i}'s intended send time and returns it;
+     * unpaced (throughput) runs, {@code intervalNanos == 0}: returns 0 at once.
+     */
+    private static long pace(final long start, final long i, final long intervalNanos) {
+        if (intervalNanos == 0) {
+            return 0;
+        }
+        final long intended = start + i * intervalNanos;
+        while (System.nanoTime() < intended) {
             Thread.onSpinWait();
         }
+        return intended;
     }
 
     private static void awaitReceived(final Receiver receiver, final long messages) {

@@ -1,23 +1,17 @@
 package dev.slipstream.bench.alloc;
 
 import dev.slipstream.bench.throughput.Shape;
-import dev.slipstream.bench.throughput.ThroughputState;
+import dev.slipstream.bench.throughput.Topologies;
+import dev.slipstream.bench.throughput.Topology;
+import dev.slipstream.bench.throughput.TopologyBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 
 /**
  * Allocation per event on publish and consume, for {@code -prof gc}: one operation is one
@@ -32,19 +26,12 @@ import java.util.concurrent.TimeUnit;
  * java -jar benchmarks/target/benchmarks.jar AllocationBench -prof gc
  * }</pre>
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
 @Fork(1)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 3, time = 1)
-public class AllocationBench {
+public class AllocationBench extends TopologyBenchmark {
     /** Events per invocation; small, so that allocation per batch (if any) would show per event. */
     public static final int EVENTS = 3 * 1024;
-
-    /** slipstream, lmax or abq. */
-    @Param({"slipstream", "lmax", "abq"})
-    public String impl;
 
     /** unicast (single producer) or sequencer (three producers, the multi-producer path). */
     @Param({"unicast", "sequencer"})
@@ -54,28 +41,19 @@ public class AllocationBench {
     @Param({"yielding", "blocking"})
     public String wait;
 
-    private final ThroughputState state = new ThroughputState();
-
     /** Creates the benchmark state (JMH does). */
     public AllocationBench() {
     }
 
-    /** Starts the topology. */
-    @Setup(Level.Trial)
-    public void setUp() {
-        state.open(Shape.valueOf(shape.toUpperCase(java.util.Locale.ROOT)), impl, wait, 1024);
-    }
-
-    /** Stops the topology. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        state.close();
+    @Override
+    protected Topology create() {
+        return Topologies.create(Shape.valueOf(shape.toUpperCase(Locale.ROOT)), impl, wait, 1024);
     }
 
     /** Publishes and consumes a small batch, checked like every throughput batch. */
     @Benchmark
     @OperationsPerInvocation(EVENTS)
     public void publishConsume() {
-        state.topology().runBatch(EVENTS);
+        topology.runBatch(EVENTS);
     }
 }

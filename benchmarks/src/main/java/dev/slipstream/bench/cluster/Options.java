@@ -1,11 +1,11 @@
 package dev.slipstream.bench.cluster;
 
+import dev.slipstream.bench.support.CommandLine;
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.BlockingWaitStrategy;
 import dev.slipstream.wait.BusySpinWaitStrategy;
 import dev.slipstream.wait.SleepingWaitStrategy;
 import dev.slipstream.wait.YieldingWaitStrategy;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -77,19 +77,7 @@ final class Options {
     }
 
     static Options parse(final String[] args) {
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("expected --name value pairs, got an odd number of arguments");
-        }
-        final Map<String, String> o = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            final String name = args[i].replaceFirst("^--", "");
-            if (!args[i].startsWith("--") || !NAMES.contains(name)) {
-                throw new IllegalArgumentException("unknown option " + args[i] + "; expected one of --"
-                        + String.join(", --", new java.util.TreeSet<>(NAMES)));
-            }
-            o.put(name, args[i + 1].replace("_", ""));
-        }
-        return new Options(o);
+        return new Options(CommandLine.parse(args, NAMES));
     }
 
     /** @return commands sent, warm-up included */

@@ -1,5 +1,6 @@
 package dev.slipstream.bench.journal;
 
+import dev.slipstream.bench.support.CommandLine;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventTranslator;
 import dev.slipstream.sequence.WaitStrategy;
@@ -72,25 +73,19 @@ public final class JournalBench {
     }
 
     public static void main(final String[] args) throws Exception {
-        final Map<String, String> o = new HashMap<>(Map.of("--impl", "slipstream", "--test", "throughput",
-                "--records", "4000000", "--rate", "100000", "--seconds", "3", "--dir", System.getProperty("java.io.tmpdir"),
-                "--case", "control", "--wait", "auto", "--pretouch", "false", "--segment-mib", "256"));
-        for (int i = 0; i < args.length; i += 2) {
-            if (!o.containsKey(args[i]) || i + 1 >= args.length) {
-                throw new IllegalArgumentException("unknown option or missing value " + args[i] + "; expected pairs of "
-                        + o.keySet());
-            }
-            o.put(args[i], args[i + 1].replace("_", ""));
-        }
-        final Path dir = Files.createTempDirectory(Path.of(o.get("--dir")), "journal-bench-");
+        final Map<String, String> o = new HashMap<>(Map.of("impl", "slipstream", "test", "throughput",
+                "records", "4000000", "rate", "100000", "seconds", "3", "dir", System.getProperty("java.io.tmpdir"),
+                "case", "control", "wait", "auto", "pretouch", "false", "segment-mib", "256"));
+        o.putAll(CommandLine.parse(args, o.keySet()));
+        final Path dir = Files.createTempDirectory(Path.of(o.get("dir")), "journal-bench-");
         try {
-            if ("throughput".equals(o.get("--test"))) {
-                throughput(o.get("--impl"), dir, Long.parseLong(o.get("--records")));
-            } else if ("latency".equals(o.get("--test"))) {
-                latency(o.get("--case"), dir, Long.parseLong(o.get("--rate")), Long.parseLong(o.get("--seconds")),
-                        o.get("--wait"), Boolean.parseBoolean(o.get("--pretouch")), Integer.parseInt(o.get("--segment-mib")));
+            if ("throughput".equals(o.get("test"))) {
+                throughput(o.get("impl"), dir, Long.parseLong(o.get("records")));
+            } else if ("latency".equals(o.get("test"))) {
+                latency(o.get("case"), dir, Long.parseLong(o.get("rate")), Long.parseLong(o.get("seconds")),
+                        o.get("wait"), Boolean.parseBoolean(o.get("pretouch")), Integer.parseInt(o.get("segment-mib")));
             } else {
-                throw new IllegalArgumentException("unknown --test " + o.get("--test") + "; expected throughput or latency");
+                throw new IllegalArgumentException("unknown --test " + o.get("test") + "; expected throughput or latency");
             }
         } finally {
             deleteAll(dir);

@@ -1,10 +1,9 @@
 package dev.slipstream.bench.latency;
 
+import dev.slipstream.bench.ring.ProcessorThreads;
 import dev.slipstream.bench.ring.RingLibrary;
-import dev.slipstream.bench.support.Threads;
 import dev.slipstream.bench.support.ValueEvent;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,49 +20,32 @@ final class RingRigs {
     private RingRigs() {
     }
 
-    /** The processors of one rig and their threads. */
-    private static final class Stages<P extends Runnable> {
-        private final RingLibrary<?, ?, ?, ?, P> lib;
-        private final List<P> processors = new ArrayList<>();
-        private final List<Thread> threads = new ArrayList<>();
+    /** What both rigs share: their processors and threads, listed, joined and stopped alike. */
+    private abstract static class Staged<P extends Runnable> {
+        final ProcessorThreads<P> stages;
 
-        Stages(final RingLibrary<?, ?, ?, ?, P> lib) {
-            this.lib = lib;
+        Staged(final RingLibrary<?, ?, ?, ?, P> lib) {
+            stages = new ProcessorThreads<>(lib);
         }
 
-        P add(final P processor) {
-            processors.add(processor);
-            return processor;
+        public Thread[] stageThreads() {
+            return stages.threads();
         }
 
-        void start(final String name) {
-            for (int i = 0; i < processors.size(); i++) {
-                Threads.startDaemon(threads, processors.get(i), lib.name() + "-" + name + "-" + i);
-            }
-        }
-
-        Thread[] threads() {
-            return threads.toArray(new Thread[0]);
-        }
-
-        void stop() {
-            for (P p : processors) {
-                lib.halt(p);
-            }
-            Threads.joinAll(threads());
+        public void close() {
+            stages.stop();
         }
     }
 
     /** A one-way rig (see {@link Rigs#oneWay}): the recording stage, after two others in a pipeline. */
-    static final class OneWay<R, B, S, H, P extends Runnable> implements OneWayRig {
+    static final class OneWay<R, B, S, H, P extends Runnable> extends Staged<P> implements OneWayRig {
         private final RingLibrary<R, B, S, H, P> lib;
         private final R ring;
         private final LatencySink sink = new LatencySink();
-        private final Stages<P> stages;
 
         OneWay(final RingLibrary<R, B, S, H, P> lib, final String wait, final boolean pipeline, final int ringSize) {
+            super(lib);
             this.lib = lib;
-            this.stages = new Stages<>(lib);
             ring = lib.ring(false, ringSize, wait);
             B barrier = lib.barrier(ring, List.of());
             if (pipeline) {
@@ -94,30 +76,20 @@ final class RingRigs {
             return sink;
         }
 
-        @Override
-        public Thread[] stageThreads() {
-            return stages.threads();
-        }
-
-        @Override
-        public void close() {
-            stages.stop();
-        }
     }
 
     /** A ping-pong rig (see {@link Rigs#pingPong}): a stage echoes each ping into a second ring. */
-    static final class PingPong<R, B, S, H, P extends Runnable> implements PingPongRig {
+    static final class PingPong<R, B, S, H, P extends Runnable> extends Staged<P> implements PingPongRig {
         private final RingLibrary<R, B, S, H, P> lib;
         private final R ping;
         private final R pong;
         private final B pongBarrier;
         private final S pongRead;
-        private final Stages<P> stages;
         private long next;
 
         PingPong(final RingLibrary<R, B, S, H, P> lib, final String wait, final int ringSize) {
+            super(lib);
             this.lib = lib;
-            this.stages = new Stages<>(lib);
             ping = lib.ring(false, ringSize, wait);
             pong = lib.ring(false, ringSize, wait);
             final P echo = stages.add(lib.processor(ping, lib.barrier(ping, List.of()), lib.echo(pong)));
@@ -148,14 +120,5 @@ final class RingRigs {
             return echoed;
         }
 
-        @Override
-        public Thread[] stageThreads() {
-            return stages.threads();
-        }
-
-        @Override
-        public void close() {
-            stages.stop();
-        }
     }
 }

@@ -68,32 +68,16 @@ public abstract class QueueShapes {
 
     @Benchmark
     public Object mixed50(final Worker w) {
-        return mixed(w, w.offer50);
+        return w.mixed(queue, w.offer50);
     }
 
     @Benchmark
     public Object mixed30(final Worker w) {
-        return mixed(w, w.offer30);
+        return w.mixed(queue, w.offer30);
     }
 
     @Benchmark
     public Object mixed70(final Worker w) {
-        return mixed(w, w.offer70);
-    }
-
-    private Object mixed(final Worker w, final boolean[] table) {
-        final Queue<Integer> q = queue;
-        if (w.next(table)) {
-            if (q.offer(w.element)) {
-                w.offered(q);
-                return Boolean.TRUE;
-            }
-            return Boolean.FALSE;
-        }
-        final Integer e = q.poll();
-        if (e != null) {
-            w.polled();
-        }
-        return e;
+        return w.mixed(queue, w.offer70);
     }
 }

@@ -47,19 +47,7 @@ public class QueueSweep {
 
     @Benchmark
     public Object mixed50(final Worker w) {
-        final Queue<Integer> q = queue;
-        if (w.next(w.offer50)) {
-            if (q.offer(w.element)) {
-                w.offered(q);
-                return Boolean.TRUE;
-            }
-            return Boolean.FALSE;
-        }
-        final Integer e = q.poll();
-        if (e != null) {
-            w.polled();
-        }
-        return e;
+        return w.mixed(queue, w.offer50);
     }
 
     @Benchmark

@@ -58,6 +58,26 @@ public class Worker {
         }
     }
 
+    /**
+     * One operation of a mixed shape: offers or polls as the table's next entry says.
+     *
+     * @return TRUE or FALSE for an offer that succeeded or not, else what the poll returned
+     */
+    Object mixed(final Queue<Integer> q, final boolean[] table) {
+        if (next(table)) {
+            if (q.offer(element)) {
+                offered(q);
+                return Boolean.TRUE;
+            }
+            return Boolean.FALSE;
+        }
+        final Integer e = q.poll();
+        if (e != null) {
+            polled();
+        }
+        return e;
+    }
+
     /** Records a successful poll. */
     void polled() {
         balance--;

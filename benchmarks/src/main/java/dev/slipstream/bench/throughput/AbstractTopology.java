@@ -155,9 +155,12 @@ public abstract class AbstractTopology implements Topology, FailureSource {
 
     @Override
     public final void close() {
-        if (crew != null) {
-            crew.stop();
+        try {
+            if (crew != null) {
+                crew.stop();
+            }
+        } finally {
+            stopStages();
         }
-        stopStages();
     }
 }

@@ -1,5 +1,7 @@
 package dev.slipstream.bench.throughput;
 
+import dev.slipstream.bench.support.Threads;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
@@ -81,20 +83,14 @@ final class ProducerCrew {
         return failure;
     }
 
+    /** Stops the helpers and joins them, failing loudly if one does not stop (see {@link Threads#joinAll}). */
     void stop() {
         for (Helper h : helpers) {
             h.stopped = true;
             // release: the helper sees 'stopped' after it sees the new round
             ROUND.setRelease(h, Long.MAX_VALUE);
         }
-        for (Thread t : threads) {
-            try {
-                t.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        Threads.joinAll(threads);
     }
 
     /** Padded so the round flag of one helper shares no line with another's. */

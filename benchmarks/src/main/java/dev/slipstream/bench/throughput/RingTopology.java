@@ -1,11 +1,10 @@
 package dev.slipstream.bench.throughput;
 
+import dev.slipstream.bench.ring.ProcessorThreads;
 import dev.slipstream.bench.ring.RingLibrary;
 import dev.slipstream.bench.support.BatchCount;
 import dev.slipstream.bench.support.Sink;
-import dev.slipstream.bench.support.Threads;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 
@@ -30,8 +29,7 @@ import java.util.function.BiFunction;
 public final class RingTopology<R, B, S, H, P extends Runnable> extends AbstractTopology {
     private final RingLibrary<R, B, S, H, P> lib;
     private final R ring;
-    private final List<P> processors = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
+    private final ProcessorThreads<P> stages;
 
     /**
      * Wires the topology; no thread runs until {@link #start()}.
@@ -48,33 +46,32 @@ public final class RingTopology<R, B, S, H, P extends Runnable> extends Abstract
                         final BiFunction<BatchCount[], Sink[], List<H>> handlers) {
         super(shape, lib.name());
         this.lib = lib;
+        this.stages = new ProcessorThreads<>(lib);
         ring = lib.ring(shape.producers() > 1, ringSize, wait);
-        final List<H> stages = handlers.apply(stageCounts, sinks);
+        final List<H> handlerList = handlers.apply(stageCounts, sinks);
         switch (shape) {
-            case UNICAST, SEQUENCER -> lib.gate(ring, add(List.of(), stages.get(0)));
+            case UNICAST, SEQUENCER -> lib.gate(ring, add(List.of(), handlerList.get(0)));
             case PIPELINE -> {
-                final S a = add(List.of(), stages.get(0));
-                final S b = add(List.of(a), stages.get(1));
-                lib.gate(ring, add(List.of(b), stages.get(2)));
+                final S a = add(List.of(), handlerList.get(0));
+                final S b = add(List.of(a), handlerList.get(1));
+                lib.gate(ring, add(List.of(b), handlerList.get(2)));
             }
             case MULTICAST -> {
-                for (H stage : stages) {
+                for (H stage : handlerList) {
                     lib.gate(ring, add(List.of(), stage));
                 }
             }
             case DIAMOND -> {
-                final S a = add(List.of(), stages.get(0));
-                final S b = add(List.of(), stages.get(1));
-                lib.gate(ring, add(List.of(a, b), stages.get(2)));
+                final S a = add(List.of(), handlerList.get(0));
+                final S b = add(List.of(), handlerList.get(1));
+                lib.gate(ring, add(List.of(a, b), handlerList.get(2)));
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
     }
 
     private S add(final List<S> upstream, final H handler) {
-        final P p = lib.processor(ring, lib.barrier(ring, upstream), handler);
-        processors.add(p);
-        return lib.sequenceOf(p);
+        return lib.sequenceOf(stages.add(lib.processor(ring, lib.barrier(ring, upstream), handler)));
     }
 
     @Override
@@ -89,17 +86,11 @@ public final class RingTopology<R, B, S, H, P extends Runnable> extends Abstract
 
     @Override
     protected void startStages() {
-        int i = 0;
-        for (P p : processors) {
-            Threads.startDaemon(threads, p, lib.name() + "-" + shape.id() + "-" + i++);
-        }
+        stages.start(shape.id());
     }
 
     @Override
     protected void stopStages() {
-        for (P p : processors) {
-            lib.halt(p);
-        }
-        Threads.joinAll(threads.toArray(new Thread[0]));
+        stages.stop();
     }
 }

@@ -1,21 +1,13 @@
 package dev.slipstream.bench.throughput;
 
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 
 /**
  * Throughput of the four-thread topologies: pipeline (1P-3C in a chain), sequencer (3P-1C, the
@@ -32,17 +24,10 @@ import java.util.concurrent.TimeUnit;
  * java -jar benchmarks/target/benchmarks.jar TopologyThroughput -p shape=diamond -p wait=yielding
  * }</pre>
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
 @Fork(3)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class TopologyThroughput {
-    /** slipstream, lmax or abq; also dsl (the {@code Slipstream} builder) when named with {@code -p impl=dsl}. */
-    @Param({"slipstream", "lmax", "abq"})
-    public String impl;
-
+public class TopologyThroughput extends TopologyBenchmark {
     /** The topology. */
     @Param({"pipeline", "sequencer", "multicast", "diamond"})
     public String shape;
@@ -55,28 +40,19 @@ public class TopologyThroughput {
     @Param({"65536"})
     public int ringSize;
 
-    private final ThroughputState state = new ThroughputState();
-
     /** Creates the benchmark state (JMH does). */
     public TopologyThroughput() {
     }
 
-    /** Starts the topology. */
-    @Setup(Level.Trial)
-    public void setUp() {
-        state.open(Shape.valueOf(shape.toUpperCase(java.util.Locale.ROOT)), impl, wait, ringSize);
-    }
-
-    /** Stops the topology. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        state.close();
+    @Override
+    protected Topology create() {
+        return Topologies.create(Shape.valueOf(shape.toUpperCase(Locale.ROOT)), impl, wait, ringSize);
     }
 
     /** Publishes a batch and waits until the last stage has checked it. */
     @Benchmark
     @OperationsPerInvocation(Batch.EVENTS)
     public void events() {
-        state.topology().runBatch(Batch.EVENTS);
+        topology.runBatch(Batch.EVENTS);
     }
 }

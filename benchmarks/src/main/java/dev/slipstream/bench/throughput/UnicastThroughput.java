@@ -1,21 +1,11 @@
 package dev.slipstream.bench.throughput;
 
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Throughput of the unicast topology. One producer, one consumer (1P-1C); two threads, so busy-spin fits two cores.
@@ -29,17 +19,10 @@ import java.util.concurrent.TimeUnit;
  * java -jar benchmarks/target/benchmarks.jar UnicastThroughput -p wait=yielding
  * }</pre>
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
 @Fork(3)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class UnicastThroughput {
-    /** slipstream, lmax or abq; also dsl (the {@code Slipstream} builder) when named with {@code -p impl=dsl}. */
-    @Param({"slipstream", "lmax", "abq"})
-    public String impl;
-
+public class UnicastThroughput extends TopologyBenchmark {
     /** The wait strategy of every consumer. */
     @Param({"busyspin", "yielding", "blocking"})
     public String wait;
@@ -48,28 +31,19 @@ public class UnicastThroughput {
     @Param({"65536"})
     public int ringSize;
 
-    private final ThroughputState state = new ThroughputState();
-
     /** Creates the benchmark state (JMH does). */
     public UnicastThroughput() {
     }
 
-    /** Starts the topology. */
-    @Setup(Level.Trial)
-    public void setUp() {
-        state.open(Shape.UNICAST, impl, wait, ringSize);
-    }
-
-    /** Stops the topology. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        state.close();
+    @Override
+    protected Topology create() {
+        return Topologies.create(Shape.UNICAST, impl, wait, ringSize);
     }
 
     /** Publishes a batch and waits until the last stage has checked it. */
     @Benchmark
     @OperationsPerInvocation(Batch.EVENTS)
     public void events() {
-        state.topology().runBatch(Batch.EVENTS);
+        topology.runBatch(Batch.EVENTS);
     }
 }

@@ -22,19 +22,6 @@ public final class LmaxWaits {
     }
 
     /**
-     * Whether LMAX has a strategy of this name.
-     *
-     * @param name a wait strategy name
-     * @return true if {@link #create(String)} accepts it
-     */
-    public static boolean supports(final String name) {
-        return switch (name) {
-            case "busyspin", "yielding", "sleeping", "blocking", "liteblocking", "phased" -> true;
-            default -> false;
-        };
-    }
-
-    /**
      * Creates the strategy.
      *
      * @param name busyspin, yielding, sleeping, blocking, liteblocking or phased
