@@ -166,12 +166,7 @@ public final class ShutdownResult {
      * @throws IllegalArgumentException if there is no such stage
      */
     public long eventsSkipped(final String stageName) {
-        final Long skipped = eventsSkipped.get(stageName);
-        if (skipped == null) {
-            throw new IllegalArgumentException("no stage named '" + stageName + "' in '" + name
-                    + "'; stages are " + eventsSkipped.keySet());
-        }
-        return skipped;
+        return ofStage(eventsSkipped, stageName);
     }
 
     /**
@@ -249,12 +244,17 @@ public final class ShutdownResult {
      * @throws IllegalArgumentException if there is no such stage
      */
     public long eventsLeft(final String stageName) {
-        final Long left = eventsLeft.get(stageName);
-        if (left == null) {
+        return ofStage(eventsLeft, stageName);
+    }
+
+    /** One stage's count in a per-stage map, naming the stages there are if it has none. */
+    private long ofStage(final Map<String, Long> perStage, final String stageName) {
+        final Long count = perStage.get(stageName);
+        if (count == null) {
             throw new IllegalArgumentException("no stage named '" + stageName + "' in '" + name
-                    + "'; stages are " + eventsLeft.keySet());
+                    + "'; stages are " + perStage.keySet());
         }
-        return left;
+        return count;
     }
 
     /**
