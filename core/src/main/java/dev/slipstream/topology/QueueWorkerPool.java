@@ -7,7 +7,6 @@ import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.sequence.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -257,14 +256,13 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
                 }
             }
         }
-        final Map<String, Long> left = new LinkedHashMap<>();
         long holding = 0;
         for (final PoolWorker<T> worker : workers) {
             holding += ((QueueWorker<T>) worker).holding;
         }
         // in the queue, taken by a worker that gave up, held by a worker still running, or (only if
         // the wait for offers in flight ran out of time) possibly still being offered
-        left.put(name, queue.size() + abandoned.get() + holding + unsettled);
+        final Map<String, Long> left = Map.of(name, queue.size() + abandoned.get() + holding + unsettled);
         // read after the join: an ended worker's counts are complete
         result = new ShutdownResult(name, halt, -1L, left, alive, lifecycle.failures(),
                 Duration.ofNanos(System.nanoTime() - startNanos), 0L,

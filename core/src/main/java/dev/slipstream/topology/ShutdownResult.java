@@ -55,19 +55,6 @@ public final class ShutdownResult {
     private final Map<String, Long> retriesGivenUp;
     private final Map<String, Long> batchesRetried;
 
-    ShutdownResult(final String name, final boolean halted, final long drainTarget,
-                   final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
-                   final List<StageFailure> failures, final Duration elapsed) {
-        this(name, halted, drainTarget, eventsLeft, threadsStillRunning, failures, elapsed, 0L);
-    }
-
-    ShutdownResult(final String name, final boolean halted, final long drainTarget,
-                   final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
-                   final List<StageFailure> failures, final Duration elapsed, final long claimsInFlight) {
-        this(name, halted, drainTarget, eventsLeft, threadsStillRunning, failures, elapsed, claimsInFlight,
-                Map.of(), Map.of(), Map.of());
-    }
-
     /**
      * @param eventsSkipped per stage, events skipped after an exception (see {@link #eventsSkipped()})
      * @param retriesGivenUp per stage, of those, rewinds that gave up
