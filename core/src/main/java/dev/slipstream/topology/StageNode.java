@@ -81,9 +81,6 @@ abstract class StageNode<E> implements Stage, StageMetrics {
         return stopRequested;
     }
 
-    /** Whether the handler objects of this stage include {@code handler}. */
-    abstract boolean hasHandler(Object handler);
-
     /** The handler objects of this stage. */
     abstract List<Object> handlerObjects();
 
