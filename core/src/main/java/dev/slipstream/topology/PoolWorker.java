@@ -144,7 +144,11 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     public final void onStart() {
         // volatile store: wakers read it after seeing this worker PARKED
         thread = Thread.currentThread();
-        notifyStart();
+        try {
+            handler.onStart();
+        } catch (Throwable t) {
+            exceptionHandler.handleOnStartException(t);
+        }
     }
 
     @Override
@@ -152,7 +156,11 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
         if (runner.failure() == null) {
             stoppedCleanly();
         }
-        notifyShutdown();
+        try {
+            handler.onShutdown();
+        } catch (Throwable t) {
+            exceptionHandler.handleOnShutdownException(t);
+        }
     }
 
     @Override
@@ -261,21 +269,5 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
 
     private void srExceptions(final long value) {
         EXCEPTIONS.setOpaque(this, value);
-    }
-
-    private void notifyStart() {
-        try {
-            handler.onStart();
-        } catch (Throwable t) {
-            exceptionHandler.handleOnStartException(t);
-        }
-    }
-
-    private void notifyShutdown() {
-        try {
-            handler.onShutdown();
-        } catch (Throwable t) {
-            exceptionHandler.handleOnShutdownException(t);
-        }
     }
 }
