@@ -304,18 +304,9 @@ class UnboundedIngressTest {
         final Thread readerThread = new Thread(reader);
         readerThread.start();
         final List<Thread> made = new CopyOnWriteArrayList<>();
-        final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY)
-                .waitStrategy(new BlockingWaitStrategy())
-                .threadFactory(r -> {
-                    final Thread t = new Thread(r, "ingress-under-test");
-                    made.add(t);
-                    return t;
-                }).build();
-        ingress.start();
-        // wait until the thread is parked in the strategy (registered as a waiter first), then offer
-        while (ingress.isRunning() && made.get(0).getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
+        final UnboundedIngress<Long, Slot> ingress = parkingIngress(ring, made);
+        // offer once the thread is parked in the strategy (registered as a waiter first)
+        startAndAwaitParked(ingress, made);
         ingress.offer(77L);
         readerThread.join();
         assertEquals(77L, reader.values.get(0));
