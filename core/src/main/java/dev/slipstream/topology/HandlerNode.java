@@ -53,11 +53,6 @@ final class HandlerNode<E> extends StageNode<E> {
     }
 
     @Override
-    boolean hasHandler(final Object candidate) {
-        return handler == candidate;
-    }
-
-    @Override
     List<Object> handlerObjects() {
         return List.of(handler);
     }

@@ -109,11 +109,6 @@ final class PipelineGraph<E> {
         return nodes.isEmpty();
     }
 
-    /** Where a first stage added while running with no stage at all starts: where the last one stopped. */
-    long gateFloor() {
-        return gate.floor();
-    }
-
     /**
      * Checks every spec before anything is added, so a bad one adds nothing (and marks no spec
      * used): unused spec, handlers new to this pipeline and to every other live pipeline, names free.

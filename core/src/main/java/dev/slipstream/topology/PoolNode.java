@@ -61,16 +61,6 @@ final class PoolNode<E> extends StageNode<E> {
     }
 
     @Override
-    boolean hasHandler(final Object handler) {
-        for (final Object h : handlers) {
-            if (h == handler) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    @Override
     List<Object> handlerObjects() {
         return handlers;
     }

@@ -39,8 +39,8 @@ abstract class PoolWorkerRhsPad extends PoolWorkerFields {
  * {@link AgentRunner}, which owns the loop and the lifecycle: the runner runs it once; it calls
  * the handler's {@code onStart}, takes and handles work step by step until its pool halts or its
  * source ends (the source's own step, {@link #doWork()}), calls {@code onShutdown}, and reports a
- * failure (an exception handler that gave up, or anything else escaping) to its pool exactly
- * once. It also owns the parking half of the {@link BiasedWaker} protocol and the counters a pool
+ * failure (an exception handler that gave up, or anything else escaping) to its {@link WorkPool}
+ * exactly once. It also owns the parking half of the {@link BiasedWaker} protocol and the counters a pool
  * sums for monitoring.
  *
  * <pre>{@code
@@ -77,7 +77,8 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
         }
     }
 
-    final String poolName;
+    /** The pool: its halt flag, and where a failure is reported. */
+    final WorkPool<E> pool;
     final int index;
     final EventHandler<? super E> handler;
     final ExceptionHandler<? super E> exceptionHandler;
@@ -92,14 +93,12 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     /**
      * @param idle the runner's back-off after a step that found nothing to take
      */
-    PoolWorker(final String poolName, final int index, final EventHandler<? super E> handler,
-               final ExceptionHandler<? super E> exceptionHandler, final WakePolicy wakePolicy,
-               final Backoff idle) {
-        this.poolName = poolName;
+    PoolWorker(final WorkPool<E> pool, final int index, final EventHandler<? super E> handler, final Backoff idle) {
+        this.pool = pool;
         this.index = index;
         this.handler = handler;
-        this.exceptionHandler = exceptionHandler;
-        this.waitsOnSource = wakePolicy == WakePolicy.UNBIASED || index == 0;
+        this.exceptionHandler = pool.exceptionHandler;
+        this.waitsOnSource = pool.wakePolicy == WakePolicy.UNBIASED || index == 0;
         this.runner = new AgentRunner(this, idle, AgentErrorHandler.STOP);
     }
 
@@ -110,17 +109,14 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     @Override
     public abstract int doWork();
 
-    /** Called when the loop ended without a failure, before {@code onShutdown}: the worker holds nothing back any more. */
-    abstract void stoppedCleanly();
-
     /**
-     * The worker stopped on {@code failure}: an exception handler gave up, or something escaped.
-     * Called once, after {@code onShutdown}, on this worker's thread.
+     * Called when the loop ended without a failure, before {@code onShutdown}: the worker holds
+     * nothing back any more. After a failure it is not called: what the worker did not finish
+     * stays held back.
      */
-    abstract void stoppedOnFailure(Throwable failure);
-
-    /** Whether the pool told its workers to stop. */
-    abstract boolean halted();
+    void stoppedCleanly() {
+        // nothing held by default
+    }
 
     /**
      * The re-check after this worker stored {@code PARKED}: whether work (or a reason to stop
@@ -130,7 +126,8 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     abstract boolean workVisible();
 
     /**
-     * Runs the worker through its runner, then reports a failure to the pool.
+     * Runs the worker through its runner, then reports a failure to the pool, once, after
+     * {@code onShutdown}, on this thread.
      *
      * @throws IllegalStateException if the worker was already started
      */
@@ -139,7 +136,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
         runner.run();
         final Throwable failure = runner.failure();
         if (failure != null) {
-            stoppedOnFailure(failure);
+            pool.workerStopped(index, failure);
         }
     }
 
@@ -147,7 +144,11 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     public final void onStart() {
         // volatile store: wakers read it after seeing this worker PARKED
         thread = Thread.currentThread();
-        notifyStart();
+        try {
+            handler.onStart();
+        } catch (Throwable t) {
+            exceptionHandler.handleOnStartException(t);
+        }
     }
 
     @Override
@@ -155,12 +156,16 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
         if (runner.failure() == null) {
             stoppedCleanly();
         }
-        notifyShutdown();
+        try {
+            handler.onShutdown();
+        } catch (Throwable t) {
+            exceptionHandler.handleOnShutdownException(t);
+        }
     }
 
     @Override
     public final String roleName() {
-        return "worker " + index + " of pool '" + poolName + "'";
+        return "worker " + index + " of pool '" + pool.name + "'";
     }
 
     /**
@@ -182,13 +187,13 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
         // volatile store, then the re-check: either a waker sees PARKED and unparks us, or our
         // re-check sees its work (see BiasedWaker)
         state = PARKED;
-        if (workVisible() || halted()) {
+        if (workVisible() || pool.isHalted()) {
             BiasedWaker.cancelPark(this);
-            return !halted();
+            return !pool.isHalted();
         }
         do {
             LockSupport.park(this);
-            if (halted()) {
+            if (pool.isHalted()) {
                 // volatile store: no waker needs to unpark us any more
                 state = AWAKE;
                 return false;
@@ -264,21 +269,5 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
 
     private void srExceptions(final long value) {
         EXCEPTIONS.setOpaque(this, value);
-    }
-
-    private void notifyStart() {
-        try {
-            handler.onStart();
-        } catch (Throwable t) {
-            exceptionHandler.handleOnStartException(t);
-        }
-    }
-
-    private void notifyShutdown() {
-        try {
-            handler.onShutdown();
-        } catch (Throwable t) {
-            exceptionHandler.handleOnShutdownException(t);
-        }
     }
 }

@@ -51,7 +51,7 @@ final class QueueWorker<T> extends PoolWorker<T> {
     QueueWorker(final QueueWorkerPool<T> pool, final int index, final EventHandler<? super T> handler) {
         // no back-off for the runner: an empty queue is waited for in awaitItems, which parks
         // through the wake-up protocol, so a step never reports "nothing done"
-        super(pool.name(), index, handler, pool.exceptionHandler(), pool.wakePolicy(), new Backoff(0, 0, 0L, 0L));
+        super(pool, index, handler, new Backoff(0, 0, 0L, 0L));
         this.pool = pool;
         this.batch = new Object[pool.batchSize()];
     }
@@ -104,23 +104,6 @@ final class QueueWorker<T> extends PoolWorker<T> {
         this.count = count;
         countEvents(taken, true);
         return taken;
-    }
-
-    @Override
-    void stoppedCleanly() {
-        // nothing held: every item taken was handled
-    }
-
-    @Override
-    void stoppedOnFailure(final Throwable failure) {
-        // recorded and logged once; the pool stops and refuses offers. Not rethrown: the failure
-        // is reported, not printed by the thread's uncaught-exception handler.
-        pool.workerStopped(index, failure);
-    }
-
-    @Override
-    boolean halted() {
-        return pool.isHalted();
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.sequence.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -45,9 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * @param <T> the item type
  */
-public final class QueueWorkerPool<T> implements AutoCloseable {
+public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseable {
     /** Default number of items a worker takes at once; more than this waiting means overload. */
-    public static final int DEFAULT_BATCH_SIZE = 32;
+    public static final int DEFAULT_BATCH_SIZE = WorkPool.DEFAULT_BATCH_SIZE;
     /** How long {@link #close()} waits for the workers to drain the queue. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /**
@@ -67,21 +66,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
 
-    private final String name;
     private final Queue<T> queue;
     /** The workers' exception handler, named for the pool; counts the items it lets pass. */
-    private final TrackingExceptionHandler<T> exceptionHandler;
-    private final WakePolicy wakePolicy;
-    private final int batchSize;
+    private final TrackingExceptionHandler<T> tracking;
     private final ThreadFactory threadFactory;
-    private final QueueWorker<T>[] workers;
     private final List<Thread> threads = new ArrayList<>();
-    /**
-     * The pool's state (NEW, RUNNING once started, STOPPING from the first shutdown, halt or
-     * failure on: offers are refused) and its failures (recorded at any time, logged once; the
-     * first one stops the pool).
-     */
-    private final Lifecycle lifecycle;
     /**
      * Offers between their check of the state and the end of their queue offer. A shutdown sets
      * the state, then waits for this to reach 0 before it lets the workers end on an empty queue:
@@ -96,29 +85,25 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      * sets it only after the offers in flight have reached the queue.
      */
     private volatile boolean draining;
-    /** Workers exit after the item they are handling. */
-    private volatile boolean halted;
-    /** Wakes parked workers: the same waker as the ring-fed pool's. */
-    private final BiasedWaker waker;
     private ShutdownResult result;
 
-    @SuppressWarnings("unchecked")
     private QueueWorkerPool(final Builder<T> builder) {
-        this.name = builder.name;
-        this.lifecycle = new Lifecycle("pool '" + builder.name + "'", this::stopAfterFailure);
+        super("pool", builder, tracking(builder));
         this.queue = builder.queue;
-        // named for the pool, with its own log summary; the pool logs a stop itself, once
+        this.tracking = (TrackingExceptionHandler<T>) exceptionHandler;
+        this.threadFactory = builder.threadFactory;
+    }
+
+    /** The workers' exception handler: named for the pool, with its own log summary; the pool logs a stop itself, once. */
+    private static <T> TrackingExceptionHandler<T> tracking(final Builder<T> builder) {
         final ExceptionHandler<? super T> chosen = builder.exceptionHandler != null
                 ? builder.exceptionHandler : ExceptionHandlers.logAndContinue();
-        this.exceptionHandler = new TrackingExceptionHandler<T>(chosen.forStage(builder.name));
-        this.wakePolicy = builder.wakePolicy;
-        this.batchSize = builder.batchSize;
-        this.threadFactory = builder.threadFactory;
-        this.workers = new QueueWorker[builder.handlers.size()];
-        for (int i = 0; i < workers.length; i++) {
-            workers[i] = new QueueWorker<>(this, i, builder.handlers.get(i));
-        }
-        this.waker = new BiasedWaker(workers);
+        return new TrackingExceptionHandler<T>(chosen.forStage(builder.name));
+    }
+
+    @Override
+    PoolWorker<T> newWorker(final int index, final EventHandler<? super T> handler) {
+        return new QueueWorker<>(this, index, handler);
     }
 
     /**
@@ -144,27 +129,19 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                     + (lifecycle.state() == RunState.RUNNING ? "started" : "shut down") + "; start() may be called once");
         }
         synchronized (threads) {
-            for (final QueueWorker<T> worker : workers) {
-                final Thread thread = threadFactory.newThread(() -> runWorker(worker));
-                if (thread == null) {
-                    throw new IllegalStateException("threadFactory returned null for worker " + worker.index
-                            + " of pool '" + name + "'");
-                }
-                thread.setName(name + "-" + worker.index);
-                threads.add(thread);
-            }
+            threads.addAll(newThreads(threadFactory, worker -> () -> runWorker(worker)));
             for (final Thread thread : threads) {
                 thread.start();
             }
         }
     }
 
-    private void runWorker(final QueueWorker<T> worker) {
+    private void runWorker(final PoolWorker<T> worker) {
         try {
             worker.run();
         } finally {
             // the exceptions the log has not reported yet: a summary now, not never
-            exceptionHandler.stageStopped();
+            tracking.stageStopped();
         }
     }
 
@@ -245,18 +222,6 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         }
     }
 
-    /**
-     * Workers that failed (their exception handler gave up, their {@code onStart} or
-     * {@code onShutdown} failed under a rethrowing policy, or anything else escaped), in order, at
-     * any time; each is also logged once. The first one stops the pool: offers are refused and the
-     * other workers halt.
-     *
-     * @return the failures, empty if none
-     */
-    public List<StageFailure> failures() {
-        return lifecycle.failures();
-    }
-
     private synchronized ShutdownResult stop(final boolean halt, final Duration timeout) {
         if (result != null) {
             return result;
@@ -269,12 +234,11 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         // workers below cannot end on an empty queue that an accepted item is about to enter
         final long unsettled = awaitOffersInFlight(deadline);
         if (halt) {
-            // volatile store: workers check it before each batch and after each wake-up
-            halted = true;
+            markHalted();
         }
         // volatile store: a worker that finds the queue empty from now on ends instead of parking
         draining = true;
-        wakeAll();
+        waker.wakeAll();
         List<String> alive;
         synchronized (threads) {
             if (halt) {
@@ -285,26 +249,25 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
                 if (!alive.isEmpty()) {
                     // volatile store: out of time, stop after the current batch; a worker still
                     // running a moment later is inside its handler and is interrupted
-                    halted = true;
-                    wakeAll();
+                    markHalted();
+                    waker.wakeAll();
                     final long now = System.nanoTime();
                     alive = Lifecycle.stopThreads(threads, now + HALT_SETTLE_NANOS, now + STOP_GRACE.toNanos());
                 }
             }
         }
-        final Map<String, Long> left = new LinkedHashMap<>();
         long holding = 0;
-        for (final QueueWorker<T> worker : workers) {
-            holding += worker.holding;
+        for (final PoolWorker<T> worker : workers) {
+            holding += ((QueueWorker<T>) worker).holding;
         }
         // in the queue, taken by a worker that gave up, held by a worker still running, or (only if
         // the wait for offers in flight ran out of time) possibly still being offered
-        left.put(name, queue.size() + abandoned.get() + holding + unsettled);
+        final Map<String, Long> left = Map.of(name, queue.size() + abandoned.get() + holding + unsettled);
         // read after the join: an ended worker's counts are complete
         result = new ShutdownResult(name, halt, -1L, left, alive, lifecycle.failures(),
                 Duration.ofNanos(System.nanoTime() - startNanos), 0L,
-                Map.of(name, exceptionHandler.tally().skipped()),
-                Map.of(name, exceptionHandler.tally().retriesGivenUp()), Map.of(name, 0L));
+                Map.of(name, tracking.tally().skipped()),
+                Map.of(name, tracking.tally().retriesGivenUp()), Map.of(name, 0L));
         return result;
     }
 
@@ -330,28 +293,6 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         return 0L;
     }
 
-    private void wakeAll() {
-        waker.wakeAll();
-    }
-
-    /**
-     * The pool's name.
-     *
-     * @return the name
-     */
-    public String name() {
-        return name;
-    }
-
-    /**
-     * The number of workers.
-     *
-     * @return the worker count
-     */
-    public int size() {
-        return workers.length;
-    }
-
     /**
      * Items waiting in the queue; as costly as the queue's {@code size()} (linear for some queues).
      *
@@ -359,61 +300,6 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      */
     public int backlog() {
         return queue.size();
-    }
-
-    /**
-     * Items handled by all workers so far.
-     *
-     * @return the count
-     */
-    public long eventsProcessed() {
-        return PoolWorker.total(workers, PoolWorker::lrEvents);
-    }
-
-    /**
-     * Items handled by one worker so far.
-     *
-     * @param index the worker
-     * @return the count
-     * @throws IndexOutOfBoundsException if {@code index} is out of range
-     */
-    public long eventsProcessed(final int index) {
-        Objects.checkIndex(index, workers.length);
-        // opaque: one writer; a whole value
-        return workers[index].lrEvents();
-    }
-
-    /**
-     * Batches taken by all workers so far.
-     *
-     * @return the count
-     */
-    public long batchesProcessed() {
-        return PoolWorker.total(workers, PoolWorker::lrBatches);
-    }
-
-    /**
-     * Handler exceptions passed to the exception handler so far.
-     *
-     * @return the count
-     */
-    public long exceptionsHandled() {
-        return PoolWorker.total(workers, PoolWorker::lrExceptions);
-    }
-
-    /**
-     * How many times a parked worker was woken (by a producer or a peer).
-     *
-     * @return the count
-     */
-    public long wakeUps() {
-        return PoolWorker.total(workers, PoolWorker::lrWakeUps);
-    }
-
-    @Override
-    public String toString() {
-        return "QueueWorkerPool{name=" + name + ", workers=" + workers.length + ", wakePolicy=" + wakePolicy
-                + ", batchSize=" + batchSize + '}';
     }
 
     /**
@@ -425,82 +311,13 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
      *
      * @param <T> the item type
      */
-    public static final class Builder<T> {
+    public static final class Builder<T> extends WorkPool.Settings<T, Builder<T>> {
         private final Queue<T> queue;
-        private final List<EventHandler<? super T>> handlers = new ArrayList<>();
-        private ExceptionHandler<? super T> exceptionHandler;
-        private WakePolicy wakePolicy = WakePolicy.BIASED;
-        private int batchSize = DEFAULT_BATCH_SIZE;
-        private String name = "queue-pool";
         private ThreadFactory threadFactory = Lifecycle::daemonThread;
 
         private Builder(final Queue<T> queue) {
+            super("queue-pool");
             this.queue = queue;
-        }
-
-        /**
-         * The workers' handlers, one distinct instance per worker. The {@code sequence} a handler
-         * receives is its worker's own count of items, from 0.
-         *
-         * @param workerHandlers the handlers
-         * @return this builder
-         * @throws NullPointerException if the array or an element is null
-         * @throws IllegalArgumentException if none is given or one is given twice
-         */
-        @SafeVarargs
-        public final Builder<T> handlers(final EventHandler<? super T>... workerHandlers) {
-            handlers.clear();
-            handlers.addAll(WorkerPool.checkHandlers(workerHandlers, "pool '" + name + "'"));
-            return this;
-        }
-
-        /**
-         * What happens when a handler throws; by default log and continue.
-         *
-         * @param handler the exception handler, shared by the workers
-         * @return this builder
-         */
-        public Builder<T> exceptionHandler(final ExceptionHandler<? super T> handler) {
-            this.exceptionHandler = Objects.requireNonNull(handler, "exceptionHandler must not be null");
-            return this;
-        }
-
-        /**
-         * Which idle workers a new item wakes; by default {@link WakePolicy#BIASED}.
-         *
-         * @param policy the policy
-         * @return this builder
-         */
-        public Builder<T> wakePolicy(final WakePolicy policy) {
-            this.wakePolicy = Objects.requireNonNull(policy, "wakePolicy must not be null");
-            return this;
-        }
-
-        /**
-         * How many items a worker takes before it checks whether it is overloaded (default
-         * {@value #DEFAULT_BATCH_SIZE}).
-         *
-         * @param size at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if {@code size} is below 1
-         */
-        public Builder<T> batchSize(final int size) {
-            if (size < 1) {
-                throw new IllegalArgumentException("batchSize must be at least 1, got " + size);
-            }
-            this.batchSize = size;
-            return this;
-        }
-
-        /**
-         * The pool's name, used in thread names and results.
-         *
-         * @param poolName not blank
-         * @return this builder
-         */
-        public Builder<T> name(final String poolName) {
-            this.name = WorkerPool.checkName(poolName, "pool name");
-            return this;
         }
 
         /**
@@ -524,24 +341,18 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
          * @throws IllegalStateException if no handler was given
          */
         public QueueWorkerPool<T> build() {
-            if (handlers.isEmpty()) {
-                throw new IllegalStateException("pool '" + name + "' has no workers: call handlers(...) with at least one");
-            }
+            checkWorkers();
             return new QueueWorkerPool<>(this);
         }
     }
 
     /** The first failure: offers are refused from now on, other workers stop after their item. */
-    private void stopAfterFailure() {
+    @Override
+    void stopAfterFailure() {
         // volatile stores: producers' offers now throw, other workers stop after their item
         lifecycle.setState(RunState.STOPPING);
-        halted = true;
-        wakeAll();
-    }
-
-    /** Whether {@link #halt()} (or a failure) has told the workers to stop. */
-    boolean isHalted() {
-        return halted;
+        markHalted();
+        waker.wakeAll();
     }
 
     /** Whether a shutdown lets the workers end once the queue is empty. */
@@ -553,35 +364,8 @@ public final class QueueWorkerPool<T> implements AutoCloseable {
         return queue;
     }
 
-    int batchSize() {
-        return batchSize;
-    }
-
-    WakePolicy wakePolicy() {
-        return wakePolicy;
-    }
-
-    TrackingExceptionHandler<T> exceptionHandler() {
-        return exceptionHandler;
-    }
-
     /** A failed worker had taken {@code items} it will not handle: counted as left by a shutdown. */
     void abandon(final int items) {
         abandoned.addAndGet(items);
-    }
-
-    /** Worker {@code index} stopped on {@code failure}: recorded and logged once; the first stops the pool. */
-    void workerStopped(final int index, final Throwable failure) {
-        lifecycle.fail(new StageFailure(name + "-" + index, -1L, failure));
-    }
-
-    /** Whether worker {@code index} is parked: for tests that wait for a quiet pool. */
-    boolean isParked(final int index) {
-        return waker.isParked(index);
-    }
-
-    /** Wakes worker {@code index + 1} if it is parked. */
-    void wakeAfter(final int index) {
-        waker.wakeAfter(index);
     }
 }

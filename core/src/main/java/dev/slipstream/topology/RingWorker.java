@@ -35,8 +35,7 @@ final class RingWorker<E> extends PoolWorker<E> {
     RingWorker(final WorkerPool<E> pool, final int index, final EventHandler<? super E> handler) {
         // the runner's back-off while the next event is claimed but unpublished: spins, then
         // yields, then short parks, giving the publishing thread the core
-        super(pool.name(), index, handler, pool.exceptionHandler(), pool.wakePolicy(),
-                new Backoff(16, 16, 10_000L, 10_000L));
+        super(pool, index, handler, new Backoff(16, 16, 10_000L, 10_000L));
         this.pool = pool;
     }
 
@@ -88,19 +87,9 @@ final class RingWorker<E> extends PoolWorker<E> {
 
     @Override
     void stoppedCleanly() {
-        // stopped between batches: idle for good, hold nothing back (release)
-        sequence.set(Long.MAX_VALUE);
-    }
-
-    @Override
-    void stoppedOnFailure(final Throwable failure) {
+        // stopped between batches: idle for good, hold nothing back (release); after a failure
         // the sequence keeps holding back what this worker did not finish
-        pool.workerStopped(index, failure);
-    }
-
-    @Override
-    boolean halted() {
-        return pool.isHalted();
+        sequence.set(Long.MAX_VALUE);
     }
 
     @Override

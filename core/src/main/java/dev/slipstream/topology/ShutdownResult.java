@@ -55,19 +55,6 @@ public final class ShutdownResult {
     private final Map<String, Long> retriesGivenUp;
     private final Map<String, Long> batchesRetried;
 
-    ShutdownResult(final String name, final boolean halted, final long drainTarget,
-                   final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
-                   final List<StageFailure> failures, final Duration elapsed) {
-        this(name, halted, drainTarget, eventsLeft, threadsStillRunning, failures, elapsed, 0L);
-    }
-
-    ShutdownResult(final String name, final boolean halted, final long drainTarget,
-                   final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
-                   final List<StageFailure> failures, final Duration elapsed, final long claimsInFlight) {
-        this(name, halted, drainTarget, eventsLeft, threadsStillRunning, failures, elapsed, claimsInFlight,
-                Map.of(), Map.of(), Map.of());
-    }
-
     /**
      * @param eventsSkipped per stage, events skipped after an exception (see {@link #eventsSkipped()})
      * @param retriesGivenUp per stage, of those, rewinds that gave up
@@ -166,12 +153,7 @@ public final class ShutdownResult {
      * @throws IllegalArgumentException if there is no such stage
      */
     public long eventsSkipped(final String stageName) {
-        final Long skipped = eventsSkipped.get(stageName);
-        if (skipped == null) {
-            throw new IllegalArgumentException("no stage named '" + stageName + "' in '" + name
-                    + "'; stages are " + eventsSkipped.keySet());
-        }
-        return skipped;
+        return ofStage(eventsSkipped, stageName);
     }
 
     /**
@@ -249,12 +231,17 @@ public final class ShutdownResult {
      * @throws IllegalArgumentException if there is no such stage
      */
     public long eventsLeft(final String stageName) {
-        final Long left = eventsLeft.get(stageName);
-        if (left == null) {
+        return ofStage(eventsLeft, stageName);
+    }
+
+    /** One stage's count in a per-stage map, naming the stages there are if it has none. */
+    private long ofStage(final Map<String, Long> perStage, final String stageName) {
+        final Long count = perStage.get(stageName);
+        if (count == null) {
             throw new IllegalArgumentException("no stage named '" + stageName + "' in '" + name
-                    + "'; stages are " + eventsLeft.keySet());
+                    + "'; stages are " + perStage.keySet());
         }
-        return left;
+        return count;
     }
 
     /**

@@ -81,14 +81,6 @@ abstract class StageNode<E> implements Stage, StageMetrics {
         return stopRequested;
     }
 
-    /** The failure recorded by the stage's exception handler, or null. */
-    final StageFailure recordedFailure() {
-        return failure;
-    }
-
-    /** Whether the handler objects of this stage include {@code handler}. */
-    abstract boolean hasHandler(Object handler);
-
     /** The handler objects of this stage. */
     abstract List<Object> handlerObjects();
 
@@ -142,14 +134,6 @@ abstract class StageNode<E> implements Stage, StageMetrics {
             // volatile store (one writer: the stage's thread): read by the pipeline when that thread ends
             failure = new StageFailure(name, sequence, cause);
         }
-    }
-
-    StageFailure failure(final Throwable fromRun) {
-        final StageFailure recorded = failure;
-        if (recorded != null) {
-            return recorded;
-        }
-        return new StageFailure(name, -1L, fromRun);
     }
 
     // ---------------------------------------------------------------- Stage

@@ -185,32 +185,18 @@ public final class UnboundedIngress<T, E> {
      */
     public long stop(final Duration timeout) throws InterruptedException {
         Objects.requireNonNull(timeout, "timeout must not be null");
-        final RunState previous = beginShutdown(RunState.STOPPING);
-        final Thread t = previous == RunState.NEW ? null : launchedThread();
-        if (t == null) {
-            return discardAll();
-        }
-        t.join(Math.max(1L, timeout.toMillis()));
-        if (t.isAlive()) {
-            // the thread stops after its current batch; the queue is closed, so it is not waiting
-            // for items (a closed queue's take() only waits for offers in progress, briefly)
-            lifecycle.casState(RunState.STOPPING, RunState.HALTING);
-            runner.halt();
-            t.join();
+        final Thread t = beginShutdown(RunState.STOPPING);
+        if (t != null) {
+            t.join(Math.max(1L, timeout.toMillis()));
+            if (t.isAlive()) {
+                // the thread stops after its current batch; the queue is closed, so it is not waiting
+                // for items (a closed queue's take() only waits for offers in progress, briefly)
+                lifecycle.casState(RunState.STOPPING, RunState.HALTING);
+                runner.halt();
+                t.join();
+            }
         }
         return discarded;
-    }
-
-    /**
-     * The sequencing thread, once {@link #start()} has launched it (a stop racing a start waits
-     * here for the few instructions between the state change and {@code Thread.start}).
-     *
-     * @return the thread, or null if its start failed
-     */
-    private Thread launchedThread() throws InterruptedException {
-        launched.await();
-        // volatile load, written before the latch opened
-        return thread;
     }
 
     /**
@@ -222,44 +208,56 @@ public final class UnboundedIngress<T, E> {
      * @throws IllegalStateException if already stopped or halted
      */
     public long halt() throws InterruptedException {
-        final RunState previous = beginShutdown(RunState.HALTING);
-        final Thread t = previous == RunState.NEW ? null : launchedThread();
-        if (t == null) {
-            return discardAll();
+        final Thread t = beginShutdown(RunState.HALTING);
+        if (t != null) {
+            t.join();
         }
-        t.join();
         return discarded;
     }
 
-    private RunState beginShutdown(final RunState next) {
-        while (true) {
-            // one shutdown wins
-            final RunState s = lifecycle.state();
+    /**
+     * Moves the state to {@code next} (one shutdown wins), closes the queue, and finds the
+     * sequencing thread once {@link #start()} has launched it (a shutdown racing a start waits
+     * for the few instructions between the state change and {@code Thread.start}).
+     *
+     * @return the thread to join; null if none runs, the accepted items then discarded here
+     */
+    private Thread beginShutdown(final RunState next) throws InterruptedException {
+        RunState s;
+        do {
+            s = lifecycle.state();
             if (s != RunState.NEW && s != RunState.RUNNING) {
                 throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
             }
-            if (lifecycle.casState(s, next)) {
-                if (next == RunState.HALTING) {
-                    // before the close: the thread leaves its loop at the end of the batch in hand
-                    runner.halt();
-                }
-                // refuses later offers and releases the sequencing thread from take()
-                queue.close();
-                return s;
+        } while (!lifecycle.casState(s, next));
+        if (next == RunState.HALTING) {
+            // before the close: the thread leaves its loop at the end of the batch in hand
+            runner.halt();
+        }
+        // refuses later offers and releases the sequencing thread from take()
+        queue.close();
+        if (s == RunState.RUNNING) {
+            launched.await();
+            // volatile load, written before the latch opened; null if the start failed
+            final Thread t = thread;
+            if (t != null) {
+                return t;
             }
         }
+        discarded = drainQueue();
+        // volatile store: publishes the count to later readers
+        lifecycle.setState(RunState.STOPPED);
+        return null;
     }
 
-    private long discardAll() {
+    /** Polls the closed queue until it is drained. @return how many items it held */
+    private long drainQueue() {
         long n = 0;
         while (!queue.isDrained()) {
             if (queue.poll() != null) {
                 n++;
             }
         }
-        discarded = n;
-        // volatile store: publishes the count to later readers
-        lifecycle.setState(RunState.STOPPED);
         return n;
     }
 
@@ -366,13 +364,7 @@ public final class UnboundedIngress<T, E> {
         final Sequencing sequencing = (Sequencing) runner.agent();
         Arrays.fill(sequencing.batch, null);
         queue.close();
-        long rest = 0;
-        while (!queue.isDrained()) {
-            if (queue.poll() != null) {
-                rest++;
-            }
-        }
-        discarded = sequencing.held + rest;
+        discarded = sequencing.held + drainQueue();
         try {
             exceptionHandler.stageStopped();
         } finally {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.processor.EventHandler;
-import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.ring.EventSink;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.wait.YieldingWaitStrategy;
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,24 +26,6 @@ class SlipstreamAccountingTest {
     private static Slipstream<TestEvent> pipeline(final String name, final int ringSize, final ProducerType type) {
         return Slipstream.builder(TestEvent::new).name(name).ringSize(ringSize).producers(type)
                 .waitStrategy(new YieldingWaitStrategy()).build();
-    }
-
-    /** Gives up on every event and on a failing onShutdown. */
-    private static final class GiveUp implements ExceptionHandler<TestEvent> {
-        @Override
-        public void handleEventException(final Throwable ex, final long sequence, final TestEvent event) {
-            throw new IllegalStateException("giving up on sequence " + sequence, ex);
-        }
-
-        @Override
-        public void handleOnStartException(final Throwable ex) {
-            throw new IllegalStateException("giving up on start", ex);
-        }
-
-        @Override
-        public void handleOnShutdownException(final Throwable ex) {
-            throw new IllegalStateException("giving up on shutdown", ex);
-        }
     }
 
     private static void await(final CountDownLatch latch) {
@@ -56,10 +38,17 @@ class SlipstreamAccountingTest {
 
     // ------------------------------------------------------------------ 2: drain to the close fence
 
-    /** Publishes one event whose translator signals {@code inTranslator} and then takes 300 ms. */
-    private static Thread slowPublisher(final Slipstream<TestEvent> s, final CountDownLatch inTranslator,
-                                        final AtomicReference<Throwable> outcome) {
-        final Thread t = new Thread(() -> {
+    /**
+     * Starts {@code s}; while one event's translator takes 300 ms on another thread, publishes
+     * {@code more} quick events (values 1..more), then stops {@code s} with {@code stop} and
+     * checks that the slow publish returned normally.
+     */
+    private static ShutdownResult stopWhileAClaimIsWritten(final Slipstream<TestEvent> s, final int more,
+            final Function<Slipstream<TestEvent>, ShutdownResult> stop) throws InterruptedException {
+        s.start();
+        final CountDownLatch inTranslator = new CountDownLatch(1);
+        final AtomicReference<Throwable> outcome = new AtomicReference<>();
+        final Thread slow = new Thread(() -> {
             try {
                 s.publishEvent((event, sequence) -> {
                     inTranslator.countDown();
@@ -71,8 +60,15 @@ class SlipstreamAccountingTest {
                 outcome.set(e);
             }
         });
-        t.start();
-        return t;
+        slow.start();
+        await(inTranslator);
+        for (int i = 1; i <= more; i++) {
+            s.publishEvent(TestEvent::set, (long) i);
+        }
+        final ShutdownResult result = stop.apply(s);
+        slow.join(5_000);
+        assertEquals("accepted", outcome.get().getMessage(), "the slow publish returned normally");
+        return result;
     }
 
     @Test
@@ -80,17 +76,7 @@ class SlipstreamAccountingTest {
         final Handlers.Summing stage = new Handlers.Summing();
         final Slipstream<TestEvent> s = pipeline("slow-translator", 64, ProducerType.MULTI);
         s.handleEventsWith(stage);
-        s.start();
-        final CountDownLatch inTranslator = new CountDownLatch(1);
-        final AtomicReference<Throwable> outcome = new AtomicReference<>();
-        final Thread slow = slowPublisher(s, inTranslator, outcome);
-        await(inTranslator);
-        for (int i = 1; i <= 5; i++) {
-            s.publishEvent(TestEvent::set, (long) i);
-        }
-        final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));
-        slow.join(5_000);
-        assertEquals("accepted", outcome.get().getMessage(), "the slow publish returned normally");
+        final ShutdownResult result = stopWhileAClaimIsWritten(s, 5, p -> p.shutdown(Duration.ofSeconds(5)));
         assertEquals(5, result.drainTarget(), "the fence: six accepted claims, sequences 0..5");
         assertTrue(result.isClean(), result::toString);
         assertEquals(6, stage.count.get(), "all six accepted events handled");
@@ -102,14 +88,7 @@ class SlipstreamAccountingTest {
         final Handlers.Summing stage = new Handlers.Summing();
         final Slipstream<TestEvent> s = pipeline("sp-slow-translator", 64, ProducerType.SINGLE);
         s.handleEventsWith(stage);
-        s.start();
-        final CountDownLatch inTranslator = new CountDownLatch(1);
-        final AtomicReference<Throwable> outcome = new AtomicReference<>();
-        final Thread slow = slowPublisher(s, inTranslator, outcome);
-        await(inTranslator);
-        final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));
-        slow.join(5_000);
-        assertEquals("accepted", outcome.get().getMessage());
+        final ShutdownResult result = stopWhileAClaimIsWritten(s, 0, p -> p.shutdown(Duration.ofSeconds(5)));
         assertTrue(result.isClean(), result::toString);
         assertEquals(1, stage.count.get(), "the accepted event was handled before shutdown said clean");
     }
@@ -119,17 +98,7 @@ class SlipstreamAccountingTest {
         final Handlers.Summing stage = new Handlers.Summing();
         final Slipstream<TestEvent> s = pipeline("halt-fence", 64, ProducerType.MULTI);
         s.handleEventsWith(StageSpec.of("only", stage));
-        s.start();
-        final CountDownLatch inTranslator = new CountDownLatch(1);
-        final AtomicReference<Throwable> outcome = new AtomicReference<>();
-        final Thread slow = slowPublisher(s, inTranslator, outcome);
-        await(inTranslator);
-        for (int i = 1; i <= 5; i++) {
-            s.publishEvent(TestEvent::set, (long) i);
-        }
-        final ShutdownResult result = s.halt();
-        slow.join(5_000);
-        assertEquals("accepted", outcome.get().getMessage());
+        final ShutdownResult result = stopWhileAClaimIsWritten(s, 5, Slipstream::halt);
         assertEquals(5, result.drainTarget());
         assertFalse(result.isDrained(), result::toString);
         assertEquals(6, result.eventsLeft("only") + stage.count.get(),
@@ -151,7 +120,7 @@ class SlipstreamAccountingTest {
             }
         };
         final Slipstream<TestEvent> s = pipeline("fails-in-drain", 1024, ProducerType.SINGLE);
-        s.handleEventsWith(StageSpec.of("fragile", failsLater).exceptionHandler(new GiveUp()));
+        s.handleEventsWith(StageSpec.of("fragile", failsLater).exceptionHandler(new Handlers.GiveUp(true)));
         s.start();
         for (int i = 0; i < 100; i++) {
             s.publishEvent(TestEvent::set, (long) i);
@@ -185,7 +154,7 @@ class SlipstreamAccountingTest {
             }
         };
         final Slipstream<TestEvent> s = pipeline("fails-on-shutdown", 64, ProducerType.SINGLE);
-        s.handleEventsWith(StageSpec.of("flusher", brokenShutdown).exceptionHandler(new GiveUp()));
+        s.handleEventsWith(StageSpec.of("flusher", brokenShutdown).exceptionHandler(new Handlers.GiveUp(true)));
         s.start();
         s.publishEvent(TestEvent::set, 1L);
         final ShutdownResult result = s.shutdown(Duration.ofSeconds(5));

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.processor.BatchRewindStrategies;
 import dev.slipstream.processor.EventHandler;
-import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.processor.RewindableException;
 import dev.slipstream.ring.ProducerType;
@@ -32,22 +31,6 @@ class SlipstreamLifecycleTest {
     private static Slipstream.Builder<TestEvent> builder(final String name) {
         return Slipstream.builder(TestEvent::new).name(name).ringSize(1024).producers(ProducerType.SINGLE)
                 .waitStrategy(new YieldingWaitStrategy());
-    }
-
-    /** Rethrows every event exception: the stage gives up. */
-    private static final class GiveUp implements ExceptionHandler<TestEvent> {
-        @Override
-        public void handleEventException(final Throwable ex, final long sequence, final TestEvent event) {
-            throw new IllegalStateException("giving up on sequence " + sequence, ex);
-        }
-
-        @Override
-        public void handleOnStartException(final Throwable ex) {
-        }
-
-        @Override
-        public void handleOnShutdownException(final Throwable ex) {
-        }
     }
 
     @Test
@@ -244,7 +227,7 @@ class SlipstreamLifecycleTest {
         final Handlers.Summing other = new Handlers.Summing();
         final Slipstream<TestEvent> s = Slipstream.builder(TestEvent::new).name("fatal").ringSize(8)
                 .producers(ProducerType.SINGLE).waitStrategy(new BlockingWaitStrategy()).build();
-        s.handleEventsWith(StageSpec.of("failing", failsAt3).exceptionHandler(new GiveUp()), StageSpec.of("other", other));
+        s.handleEventsWith(StageSpec.of("failing", failsAt3).exceptionHandler(new Handlers.GiveUp(false)), StageSpec.of("other", other));
         s.start();
         final AtomicReference<Throwable> producerError = new AtomicReference<>();
         final AtomicLong published = new AtomicLong();

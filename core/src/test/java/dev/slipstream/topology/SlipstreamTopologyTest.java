@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -72,15 +73,7 @@ class SlipstreamTopologyTest {
         final Marking a = new Marking(0);
         final Marking b = new Marking(1, 0);
         final Marking c = new Marking(-1, 0, 1);
-        try (Slipstream<TestEvent> s = pipeline(ProducerType.SINGLE, 128)) {
-            s.handleEventsWith(a).then(b).then(c);
-            s.start();
-            publish(s, 0, EVENTS);
-            assertTrue(s.shutdown(Duration.ofSeconds(30)).isClean());
-        }
-        assertSaw(a, EVENTS, SUM, true);
-        assertSaw(b, EVENTS, SUM, true);
-        assertSaw(c, EVENTS, SUM, true);
+        assertEveryStageSeesEveryEvent(s -> s.handleEventsWith(a).then(b).then(c), a, b, c);
     }
 
     @Test
@@ -88,15 +81,21 @@ class SlipstreamTopologyTest {
         final Marking a = new Marking(0);
         final Marking b = new Marking(1);
         final Marking c = new Marking(2);
+        assertEveryStageSeesEveryEvent(s -> s.handleEventsWith(a, b, c), a, b, c);
+    }
+
+    /** Wires the stages with {@code wiring}, publishes {@code EVENTS} events, shuts down clean, checks each stage. */
+    private static void assertEveryStageSeesEveryEvent(final Consumer<Slipstream<TestEvent>> wiring,
+                                                       final Marking... stages) {
         try (Slipstream<TestEvent> s = pipeline(ProducerType.SINGLE, 128)) {
-            s.handleEventsWith(a, b, c);
+            wiring.accept(s);
             s.start();
             publish(s, 0, EVENTS);
             assertTrue(s.shutdown(Duration.ofSeconds(30)).isClean());
         }
-        assertSaw(a, EVENTS, SUM, true);
-        assertSaw(b, EVENTS, SUM, true);
-        assertSaw(c, EVENTS, SUM, true);
+        for (final Marking stage : stages) {
+            assertSaw(stage, EVENTS, SUM, true);
+        }
     }
 
     @Test

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class UnboundedIngressTest {
@@ -297,26 +298,30 @@ class UnboundedIngressTest {
         assertEquals(9L, reader.values.get(9));
     }
 
-    @Test
-    void anIdleSequencingThreadWakesForALateOffer() throws Exception {
+    /**
+     * A parked sequencing thread wakes for a late offer. An interrupt before it is not a way to
+     * end the thread: it is cleared and the thread parks again.
+     */
+    @ParameterizedTest(name = "interrupted first: {0}")
+    @ValueSource(booleans = {false, true})
+    void aParkedSequencingThreadTakesALateOffer(final boolean interruptedFirst) throws Exception {
         final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
         final Reader reader = new Reader(ring, 1);
         final Thread readerThread = new Thread(reader);
         readerThread.start();
         final List<Thread> made = new CopyOnWriteArrayList<>();
-        final UnboundedIngress<Long, Slot> ingress = UnboundedIngress.builder(ring, COPY)
-                .waitStrategy(new BlockingWaitStrategy())
-                .threadFactory(r -> {
-                    final Thread t = new Thread(r, "ingress-under-test");
-                    made.add(t);
-                    return t;
-                }).build();
-        ingress.start();
-        // wait until the thread is parked in the strategy (registered as a waiter first), then offer
-        while (ingress.isRunning() && made.get(0).getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
+        final UnboundedIngress<Long, Slot> ingress = parkingIngress(ring, made);
+        // offer once the thread is parked in the strategy (registered as a waiter first)
+        final Thread t = startAndAwaitParked(ingress, made);
+        if (interruptedFirst) {
+            t.interrupt();
+            // it leaves its wait, clears the interrupt and parks again
+            while (t.isInterrupted() || t.getState() != Thread.State.WAITING) {
+                Thread.onSpinWait();
+            }
+            assertTrue(ingress.isRunning());
         }
-        ingress.offer(77L);
+        assertTrue(ingress.offer(77L));
         readerThread.join();
         assertEquals(77L, reader.values.get(0));
         assertEquals(0, ingress.stop(Duration.ofSeconds(10)));
@@ -386,28 +391,6 @@ class UnboundedIngressTest {
         stop.run();
         sequencing.join(TimeUnit.SECONDS.toMillis(5));
         return !sequencing.isAlive();
-    }
-
-    /** An interrupt is not a way to end the thread: it is cleared and the thread goes on. */
-    @Test
-    void anInterruptedSequencingThreadGoesOn() throws Exception {
-        final RingBuffer<Slot> ring = RingBuffer.createSingleProducer(Slot::new, 8, new HybridWaitStrategy());
-        final Reader reader = new Reader(ring, 1);
-        final Thread readerThread = new Thread(reader);
-        readerThread.start();
-        final List<Thread> made = new CopyOnWriteArrayList<>();
-        final UnboundedIngress<Long, Slot> ingress = parkingIngress(ring, made);
-        final Thread t = startAndAwaitParked(ingress, made);
-        t.interrupt();
-        // it leaves its wait, clears the interrupt and parks again
-        while (t.isInterrupted() || t.getState() != Thread.State.WAITING) {
-            Thread.onSpinWait();
-        }
-        assertTrue(ingress.isRunning());
-        assertTrue(ingress.offer(5L));
-        readerThread.join();
-        assertEquals(5L, reader.values.get(0));
-        assertEquals(0, ingress.stop(Duration.ofSeconds(10)));
     }
 
     /**

@@ -24,6 +24,15 @@ import org.junit.jupiter.params.provider.EnumSource;
 class WorkerPoolTest {
     private static final int EVENTS = 100_000;
 
+    /** Halts the pool and checks that every worker's thread ends within 10 s. */
+    private static void haltAndJoin(final WorkerPool<?> pool, final List<Thread> threads) throws InterruptedException {
+        pool.halt();
+        for (final Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+            assertFalse(thread.isAlive(), thread.getName() + " ended");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(WakePolicy.class)
     void eachEventIsHandledByExactlyOneWorker(final WakePolicy policy) throws Exception {
@@ -39,10 +48,7 @@ class WorkerPoolTest {
             ring.publishEvent(TestEvent::set, (long) i);
         }
         Await.until("the pool finished every event", () -> pool.getSequence() == EVENTS - 1);
-        pool.halt();
-        for (final Thread thread : threads) {
-            thread.join();
-        }
+        haltAndJoin(pool, threads);
         for (int i = 0; i < EVENTS; i++) {
             assertEquals(1, seen.get(i), "times sequence " + i + " was handled");
         }
@@ -71,10 +77,7 @@ class WorkerPoolTest {
         }
         assertEquals(200, pool.eventsProcessed(0));
         assertEquals(0, pool.wakeUps());
-        pool.halt();
-        for (final Thread thread : threads) {
-            thread.join();
-        }
+        haltAndJoin(pool, threads);
     }
 
     @Test
@@ -110,10 +113,7 @@ class WorkerPoolTest {
         release.countDown();
         Await.until("all 100 handled", () -> pool.getSequence() == 99);
         assertEquals(100, handled.get());
-        pool.halt();
-        for (final Thread thread : threads) {
-            thread.join();
-        }
+        haltAndJoin(pool, threads);
     }
 
     @Test
@@ -123,11 +123,7 @@ class WorkerPoolTest {
         final List<Thread> threads = pool.start(Thread::new);
         Await.until("workers 1 and 2 parked", () -> pool.isParked(1) && pool.isParked(2));
         assertTrue(pool.isRunning());
-        pool.halt();
-        for (final Thread thread : threads) {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
-            assertFalse(thread.isAlive(), thread.getName() + " ended");
-        }
+        haltAndJoin(pool, threads);
         assertFalse(pool.isRunning());
     }
 
