@@ -71,26 +71,15 @@ public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
         if (cursor.get() < sequence) {
             lock.lock();
             try {
-                while (true) {
-                    // counted in before the last look at the cursor, as in BlockingWaitStrategy:
-                    // the producer signals under the lock, so not before awaitNanos() releases it
-                    sleepers.countIn();
-                    if (cursor.getVolatile() >= sequence) {
-                        sleepers.countOut();
-                        break;
-                    }
-                    if (barrier.isAlerted()) {
-                        sleepers.countOut();
-                        barrier.checkAlert();
-                    }
+                // A signaller zeroes the count as it wakes every waiter, so a woken thread counts
+                // itself again before it sleeps again. A timeout, a spurious wake-up or an
+                // interrupt leaves this round's count in: one needless signal, never a lost one.
+                while (!sleepers.countInUnlessReached(sequence, cursor, barrier)) {
                     final long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         sleepers.countOut();
                         throw TimeoutException.INSTANCE;
                     }
-                    // A signaller zeroes the count as it wakes every waiter, so a woken thread
-                    // counts itself again before it sleeps again. A timeout, a spurious wake-up or
-                    // an interrupt leaves this round's count in: one needless signal, never a lost one.
                     published.awaitNanos(left);
                 }
             } finally {
