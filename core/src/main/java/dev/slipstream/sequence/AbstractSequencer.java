@@ -183,6 +183,11 @@ abstract class AbstractSequencer implements Sequencer {
     abstract long fenceForClose();
 
     @Override
+    public long tryNext() throws InsufficientCapacityException {
+        return tryNext(1);
+    }
+
+    @Override
     public final int getBufferSize() {
         return bufferSize;
     }
