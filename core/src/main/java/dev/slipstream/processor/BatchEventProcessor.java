@@ -221,7 +221,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count, read without locking or allocation
      */
     public long eventsProcessed() {
-        return counters.events();
+        return counters.lrEvents();
     }
 
     /**
@@ -230,7 +230,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count
      */
     public long batchesProcessed() {
-        return counters.batches();
+        return counters.lrBatches();
     }
 
     /**
@@ -240,7 +240,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count
      */
     public long exceptionsHandled() {
-        return counters.exceptions();
+        return counters.lrExceptions();
     }
 
     /**
@@ -249,7 +249,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count
      */
     public long batchRewinds() {
-        return counters.rewinds();
+        return counters.lrRewinds();
     }
 
     /**
