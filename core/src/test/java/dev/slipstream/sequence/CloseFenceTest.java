@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.sequence.SequencerTest.Kind;
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,7 +55,7 @@ class CloseFenceTest {
 
     @Test
     void aMultiProducerClaimWaitingForSpaceWhenTheRingClosesLeavesNoHole() throws Exception {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingWaitStrategy(0));
         final Sequence consumer = new Sequence();
         sequencer.addGatingSequences(consumer);
         sequencer.publish(0, sequencer.next(4));          // full: the consumer has read nothing
@@ -83,7 +84,7 @@ class CloseFenceTest {
 
     @Test
     void aMultiProducerClaimThatRacedTheCloseIsRefusedAtPublishAndNeverSeen() {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(8, new YieldingTestWait());
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(8, new YieldingWaitStrategy(0));
         sequencer.publish(sequencer.next());
         // a producer checked "open", the ring closes and computes its fence, then the claim lands
         sequencer.close("shutdown");
@@ -99,7 +100,7 @@ class CloseFenceTest {
 
     @Test
     void aSingleProducerClaimAfterTheCloseIsRefusedWithNothingClaimed() {
-        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingWaitStrategy(0));
         sequencer.publish(sequencer.next());
         sequencer.close("shutdown");
         final SequencerClosedException refused = assertThrows(SequencerClosedException.class, sequencer::next);
@@ -111,7 +112,7 @@ class CloseFenceTest {
 
     @Test
     void aSingleProducerClaimTheCloseCountedIsPublishedAfterTheClose() {
-        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingWaitStrategy(0));
         sequencer.publish(sequencer.next());
         // the claim's store reached the closing thread before it computed the fence
         sequencer.nextValue = 1;

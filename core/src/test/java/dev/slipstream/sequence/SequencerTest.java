@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,8 +19,8 @@ class SequencerTest {
 
         Sequencer create(final int size) {
             return this == SINGLE
-                    ? new SingleProducerSequencer(size, new YieldingTestWait())
-                    : new MultiProducerSequencer(size, new YieldingTestWait());
+                    ? new SingleProducerSequencer(size, new YieldingWaitStrategy(0))
+                    : new MultiProducerSequencer(size, new YieldingWaitStrategy(0));
         }
     }
 
@@ -36,7 +37,7 @@ class SequencerTest {
 
     @org.junit.jupiter.api.Test
     void rejectsNullStrategies() {
-        final YieldingTestWait wait = new YieldingTestWait();
+        final WaitStrategy wait = new YieldingWaitStrategy(0);
         final NullPointerException noWait =
                 assertThrows(NullPointerException.class, () -> new SingleProducerSequencer(8, null));
         assertTrue(noWait.getMessage().contains("waitStrategy"));
