@@ -10,6 +10,8 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * Runs one {@link EventHandler} on its own thread over every event of a ring, in order and in
  * batches: each time it wakes it takes everything available (up to an optional maximum batch
@@ -509,13 +511,6 @@ public final class BatchEventProcessor<E> implements EventProcessor {
 
     private String label() {
         return name != null ? "BatchEventProcessor '" + name + "'" : "BatchEventProcessor";
-    }
-
-    private static <T> T requireNonNull(final T value, final String message) {
-        if (value == null) {
-            throw new NullPointerException(message);
-        }
-        return value;
     }
 
     @Override
