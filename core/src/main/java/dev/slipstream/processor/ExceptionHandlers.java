@@ -3,6 +3,7 @@ package dev.slipstream.processor;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -94,11 +95,8 @@ public final class ExceptionHandlers {
      * @throws IllegalArgumentException if {@code summaryInterval} is negative
      */
     public static <E> ExceptionHandler<E> logAndContinue(final String stageName, final Duration summaryInterval) {
-        if (summaryInterval == null) {
-            throw new NullPointerException("summaryInterval must not be null: use Duration.ZERO to log every"
-                    + " exception in full");
-        }
-        if (summaryInterval.isNegative()) {
+        if (Objects.requireNonNull(summaryInterval,
+                "summaryInterval must not be null: use Duration.ZERO to log every exception in full").isNegative()) {
             throw new IllegalArgumentException("summaryInterval must not be negative, got " + summaryInterval
                     + "; use Duration.ZERO to log every exception in full");
         }

@@ -7,6 +7,7 @@ import dev.slipstream.sequence.TimeoutException;
 import dev.slipstream.sequence.WaitStrategy;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -44,10 +45,8 @@ public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
      * @throws NullPointerException if {@code unit} is null
      */
     public TimeoutBlockingWaitStrategy(final long timeout, final TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("unit must not be null");
-        }
-        this.timeoutNanos = unit.toNanos(Checks.positive("timeout", timeout));
+        this.timeoutNanos = Objects.requireNonNull(unit, "unit must not be null")
+                .toNanos(Checks.positive("timeout", timeout));
     }
 
     /**
