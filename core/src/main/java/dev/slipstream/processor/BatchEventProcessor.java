@@ -10,6 +10,8 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * Runs one {@link EventHandler} on its own thread over every event of a ring, in order and in
  * batches: each time it wakes it takes everything available (up to an optional maximum batch
@@ -221,7 +223,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count, read without locking or allocation
      */
     public long eventsProcessed() {
-        return counters.events();
+        return counters.lrEvents();
     }
 
     /**
@@ -230,7 +232,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count
      */
     public long batchesProcessed() {
-        return counters.batches();
+        return counters.lrBatches();
     }
 
     /**
@@ -240,7 +242,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count
      */
     public long exceptionsHandled() {
-        return counters.exceptions();
+        return counters.lrExceptions();
     }
 
     /**
@@ -249,7 +251,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * @return the count
      */
     public long batchRewinds() {
-        return counters.rewinds();
+        return counters.lrRewinds();
     }
 
     /**
@@ -509,13 +511,6 @@ public final class BatchEventProcessor<E> implements EventProcessor {
 
     private String label() {
         return name != null ? "BatchEventProcessor '" + name + "'" : "BatchEventProcessor";
-    }
-
-    private static <T> T requireNonNull(final T value, final String message) {
-        if (value == null) {
-            throw new NullPointerException(message);
-        }
-        return value;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.slipstream.processor;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -62,10 +63,7 @@ public final class BatchRewindStrategies {
      * @throws NullPointerException if {@code pause} is null
      */
     public static BatchRewindStrategy withPause(final int retries, final Duration pause) {
-        if (pause == null) {
-            throw new NullPointerException("pause must not be null");
-        }
-        if (pause.isNegative()) {
+        if (Objects.requireNonNull(pause, "pause must not be null").isNegative()) {
             throw new IllegalArgumentException("pause must be >= 0, got " + pause);
         }
         long nanos;

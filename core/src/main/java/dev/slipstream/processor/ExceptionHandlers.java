@@ -3,6 +3,7 @@ package dev.slipstream.processor;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -66,9 +67,8 @@ public final class ExceptionHandlers {
      * @return the shared instance, which names the thread in its messages (a pipeline gives each
      *     stage a copy that names the stage)
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> logAndContinue() {
-        return (ExceptionHandler<E>) LOG_AND_CONTINUE;
+        return cast(LOG_AND_CONTINUE);
     }
 
     /**
@@ -78,9 +78,8 @@ public final class ExceptionHandlers {
      * @param stageName the stage's name, or null to name the thread instead
      * @return a new handler, with its own summary
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> logAndContinue(final String stageName) {
-        return (ExceptionHandler<E>) new Policy(Policy.CONTINUE, stageName, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+        return policy(Policy.CONTINUE, stageName, DEFAULT_SUMMARY_INTERVAL);
     }
 
     /**
@@ -95,17 +94,13 @@ public final class ExceptionHandlers {
      * @throws NullPointerException if {@code summaryInterval} is null
      * @throws IllegalArgumentException if {@code summaryInterval} is negative
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> logAndContinue(final String stageName, final Duration summaryInterval) {
-        if (summaryInterval == null) {
-            throw new NullPointerException("summaryInterval must not be null: use Duration.ZERO to log every"
-                    + " exception in full");
-        }
-        if (summaryInterval.isNegative()) {
+        if (Objects.requireNonNull(summaryInterval,
+                "summaryInterval must not be null: use Duration.ZERO to log every exception in full").isNegative()) {
             throw new IllegalArgumentException("summaryInterval must not be negative, got " + summaryInterval
                     + "; use Duration.ZERO to log every exception in full");
         }
-        return (ExceptionHandler<E>) new Policy(Policy.CONTINUE, stageName, true, summaryInterval.toNanos());
+        return policy(Policy.CONTINUE, stageName, summaryInterval);
     }
 
     /**
@@ -118,9 +113,8 @@ public final class ExceptionHandlers {
      * @param <E> the event type
      * @return the shared instance, which names the thread in its messages
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> halt() {
-        return (ExceptionHandler<E>) HALT;
+        return cast(HALT);
     }
 
     /**
@@ -130,9 +124,8 @@ public final class ExceptionHandlers {
      * @param stageName the stage's name, or null to name the thread instead
      * @return the handler
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> halt(final String stageName) {
-        return (ExceptionHandler<E>) new Policy(Policy.HALT, stageName, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+        return policy(Policy.HALT, stageName, DEFAULT_SUMMARY_INTERVAL);
     }
 
     /**
@@ -144,9 +137,8 @@ public final class ExceptionHandlers {
      * @param <E> the event type
      * @return the shared instance, which names the thread in its messages
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> rethrow() {
-        return (ExceptionHandler<E>) RETHROW;
+        return cast(RETHROW);
     }
 
     /**
@@ -156,9 +148,18 @@ public final class ExceptionHandlers {
      * @param stageName the stage's name, or null to name the thread instead
      * @return the handler
      */
-    @SuppressWarnings("unchecked")
     public static <E> ExceptionHandler<E> rethrow(final String stageName) {
-        return (ExceptionHandler<E>) new Policy(Policy.RETHROW, stageName, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+        return policy(Policy.RETHROW, stageName, DEFAULT_SUMMARY_INTERVAL);
+    }
+
+    private static <E> ExceptionHandler<E> policy(final int kind, final String stageName, final Duration summaryInterval) {
+        return cast(new Policy(kind, stageName, true, summaryInterval.toNanos()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E> ExceptionHandler<E> cast(final ExceptionHandler<Object> handler) {
+        // a policy never looks at the event beyond its toString, so it serves any event type
+        return (ExceptionHandler<E>) handler;
     }
 
     /** "stage 'journal'", or the thread when the stage has no name. */
@@ -230,19 +231,21 @@ public final class ExceptionHandlers {
                 case CONTINUE:
                     logSkipped(ex, sequence, event);
                     return;
-                case HALT: {
-                    final String message = eventMessage(stageName, sequence, event, "halting the stage");
-                    if (logsStops) {
-                        LOG.log(Level.ERROR, message, ex);
-                    }
-                    // the cause's type and message in the text too: a result or log line that shows only
-                    // this exception's toString still says why the stage stopped
-                    throw new HaltProcessorException(message + ": " + ex, ex);
-                }
+                case HALT:
+                    throw halting(eventMessage(stageName, sequence, event, "halting the stage"), ex);
                 default:
                     throw new StageFailedException(
                             eventMessage(stageName, sequence, event, "the stage stopped"), sequence, ex);
             }
+        }
+
+        private HaltProcessorException halting(final String message, final Throwable ex) {
+            if (logsStops) {
+                LOG.log(Level.ERROR, message, ex);
+            }
+            // the cause's type and message in the text too: a result or log line that shows only
+            // this exception's toString still says why the stage stopped
+            return new HaltProcessorException(message + ": " + ex, ex);
         }
 
         /** The first exception in full, then a summary at most once per interval. */
@@ -313,13 +316,8 @@ public final class ExceptionHandlers {
                 case CONTINUE:
                     LOG.log(Level.WARNING, stageLabel(stageName) + ": exception in onStart; the stage runs anyway", ex);
                     return;
-                case HALT: {
-                    final String message = stageLabel(stageName) + ": exception in onStart; halting the stage";
-                    if (logsStops) {
-                        LOG.log(Level.ERROR, message, ex);
-                    }
-                    throw new HaltProcessorException(message + ": " + ex, ex);
-                }
+                case HALT:
+                    throw halting(stageLabel(stageName) + ": exception in onStart; halting the stage", ex);
                 default:
                     throw new StageFailedException(stageLabel(stageName) + ": exception in onStart", -1L, ex);
             }

@@ -51,40 +51,54 @@ final class ProcessorCounters extends ProcessorCountersRhsPadding {
 
     // The writer reads its own fields plainly; opaque stores give readers whole (untorn) values
     // that become visible promptly, without the fences of release or volatile: counters publish
-    // nothing else.
+    // nothing else. Readers get a whole, recent value, in no particular order with other memory.
 
     void batchDone(final long size) {
-        EVENTS.setOpaque(this, events + size);
-        BATCHES.setOpaque(this, batches + 1L);
+        srEvents(events + size);
+        srBatches(batches + 1L);
     }
 
     void eventsDone(final long count) {
-        EVENTS.setOpaque(this, events + count);
+        srEvents(events + count);
     }
 
     void exceptionHandled() {
-        EXCEPTIONS.setOpaque(this, exceptions + 1L);
+        srExceptions(exceptions + 1L);
     }
 
     void rewound() {
-        REWINDS.setOpaque(this, rewinds + 1L);
+        srRewinds(rewinds + 1L);
     }
 
-    // Opaque loads: a whole, recent value, in no particular order with other memory.
-
-    long events() {
+    long lrEvents() {
         return (long) EVENTS.getOpaque(this);
     }
 
-    long batches() {
+    long lrBatches() {
         return (long) BATCHES.getOpaque(this);
     }
 
-    long exceptions() {
+    long lrExceptions() {
         return (long) EXCEPTIONS.getOpaque(this);
     }
 
-    long rewinds() {
+    long lrRewinds() {
         return (long) REWINDS.getOpaque(this);
+    }
+
+    private void srEvents(final long value) {
+        EVENTS.setOpaque(this, value);
+    }
+
+    private void srBatches(final long value) {
+        BATCHES.setOpaque(this, value);
+    }
+
+    private void srExceptions(final long value) {
+        EXCEPTIONS.setOpaque(this, value);
+    }
+
+    private void srRewinds(final long value) {
+        REWINDS.setOpaque(this, value);
     }
 }

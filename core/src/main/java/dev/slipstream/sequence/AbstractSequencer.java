@@ -138,12 +138,7 @@ abstract class AbstractSequencer implements Sequencer {
         if (reason == null) {
             return;
         }
-        long fence;
-        // volatile loads: the closing thread stores the fence right after the reason, without
-        // blocking in between, so this wait is short
-        while ((fence = closeFence) == OPEN) {
-            Thread.onSpinWait();
-        }
+        final long fence = awaitCloseFence();
         if (hi > fence) {
             throw new SequencerClosedException("not accepted: sequences " + lo + ".." + hi
                     + " were claimed after the sequencer closed (" + reason + "); the last accepted sequence is "
@@ -181,6 +176,11 @@ abstract class AbstractSequencer implements Sequencer {
      * @return the highest accepted sequence
      */
     abstract long fenceForClose();
+
+    @Override
+    public long tryNext() throws InsufficientCapacityException {
+        return tryNext(1);
+    }
 
     @Override
     public final int getBufferSize() {
@@ -291,11 +291,13 @@ abstract class AbstractSequencer implements Sequencer {
 
     @Override
     public final long getCloseFence() {
-        if (closedReason == null) {
-            return OPEN;
-        }
+        return closedReason == null ? OPEN : awaitCloseFence();
+    }
+
+    /** The fence of a sequencer seen closed: the closing thread stores it right after the reason. */
+    private long awaitCloseFence() {
         long fence;
-        // volatile loads: the closing thread stores the fence right after the reason
+        // volatile loads: the closer stores the fence without blocking after the reason, so this wait is short
         while ((fence = closeFence) == OPEN) {
             Thread.onSpinWait();
         }

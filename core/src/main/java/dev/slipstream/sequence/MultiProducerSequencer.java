@@ -170,11 +170,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
     }
 
     @Override
-    public long tryNext() throws InsufficientCapacityException {
-        return tryNext(1);
-    }
-
-    @Override
     public long tryNext(final int n) throws InsufficientCapacityException {
         checkClaimSize(n);
         checkOpen();

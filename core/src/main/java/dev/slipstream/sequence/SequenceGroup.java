@@ -1,6 +1,7 @@
 package dev.slipstream.sequence;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * A read-only view of several sequences whose value is their minimum: what a stage that
@@ -27,9 +28,7 @@ public final class SequenceGroup extends ReadOnlySequence {
             throw new IllegalArgumentException("a SequenceGroup needs at least one sequence");
         }
         for (int i = 0; i < sequences.length; i++) {
-            if (sequences[i] == null) {
-                throw new NullPointerException("sequence " + i + " of the group is null");
-            }
+            Objects.requireNonNull(sequences[i], "sequence " + i + " of the group is null");
         }
         this.sequences = Arrays.copyOf(sequences, sequences.length);
     }

@@ -200,11 +200,6 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
     }
 
     @Override
-    public long tryNext() throws InsufficientCapacityException {
-        return tryNext(1);
-    }
-
-    @Override
     public long tryNext(final int n) throws InsufficientCapacityException {
         checkClaimSize(n);
         // a closed ring says so, full or not

@@ -43,22 +43,10 @@ public final class BlockingWaitStrategy implements WaitStrategy {
         // acquire: fast path, no lock and no count when the cursor is already there
         if (cursor.get() < sequence) {
             synchronized (mutex) {
-                while (true) {
-                    // counted in before the last look at the cursor: either this look sees the
-                    // publish, or the producer sees the count and signals under the monitor, so
-                    // not before wait() below has released it
-                    sleepers.countIn();
-                    if (cursor.getVolatile() >= sequence) {
-                        sleepers.countOut();
-                        break;
-                    }
-                    if (barrier.isAlerted()) {
-                        sleepers.countOut();
-                        barrier.checkAlert();
-                    }
-                    // A signaller zeroes the count as it wakes the whole wait set, so a woken
-                    // thread counts itself again before it sleeps again. A spurious wake-up or an
-                    // interrupt leaves this round's count in: one needless signal, never a lost one.
+                // A signaller zeroes the count as it wakes the whole wait set, so a woken thread
+                // counts itself again before it sleeps again. A spurious wake-up or an interrupt
+                // leaves this round's count in: one needless signal, never a lost one.
+                while (!sleepers.countInUnlessReached(sequence, cursor, barrier)) {
                     mutex.wait();
                 }
             }

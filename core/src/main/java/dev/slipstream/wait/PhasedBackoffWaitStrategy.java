@@ -7,6 +7,7 @@ import dev.slipstream.sequence.TimeoutException;
 import dev.slipstream.sequence.WaitStrategy;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Spins for a set time, then yields for a set time, then hands the wait to a fallback strategy
@@ -44,10 +45,8 @@ public final class PhasedBackoffWaitStrategy implements WaitStrategy {
                                      final WaitStrategy fallback) {
         this.spinNanos = Checks.nonNegativeNanos("spinTimeout", spinTimeout);
         this.spinAndYieldNanos = Checks.saturatedAdd(spinNanos, Checks.nonNegativeNanos("yieldTimeout", yieldTimeout));
-        if (fallback == null) {
-            throw new NullPointerException("fallback must not be null: pass the strategy to use after spinning and yielding");
-        }
-        this.fallback = fallback;
+        this.fallback = Objects.requireNonNull(fallback,
+                "fallback must not be null: pass the strategy to use after spinning and yielding");
     }
 
     /**

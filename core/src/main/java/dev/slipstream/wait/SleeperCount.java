@@ -1,5 +1,9 @@
 package dev.slipstream.wait;
 
+import dev.slipstream.sequence.AlertException;
+import dev.slipstream.sequence.Sequence;
+import dev.slipstream.sequence.SequenceBarrier;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -57,6 +61,30 @@ final class SleeperCount extends SleeperCountRhsPadding {
         // alert) stays after it even when that load is only an acquire (a view over the sequencer)
         svSleepers(sleepers + 1L);
         VarHandle.fullFence();
+    }
+
+    /**
+     * A blocking strategy's round under its lock: counts the caller in, then takes its last look
+     * at the cursor (volatile) and at the alert. Counted in before that look: either the look
+     * sees the publish, or the producer sees the count and signals under the lock, so not before
+     * the caller's wait has released it.
+     *
+     * @return true, with the count taken back, if the cursor has reached {@code sequence};
+     *         false, still counted in, if the caller should sleep
+     * @throws AlertException with the count taken back, if the barrier is alerted
+     */
+    boolean countInUnlessReached(final long sequence, final Sequence cursor, final SequenceBarrier barrier)
+            throws AlertException {
+        countIn();
+        if (cursor.getVolatile() >= sequence) {
+            countOut();
+            return true;
+        }
+        if (barrier.isAlerted()) {
+            countOut();
+            barrier.checkAlert();
+        }
+        return false;
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.slipstream.sequence.TimeoutException;
 import dev.slipstream.sequence.WaitStrategy;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -44,10 +45,8 @@ public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
      * @throws NullPointerException if {@code unit} is null
      */
     public TimeoutBlockingWaitStrategy(final long timeout, final TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("unit must not be null");
-        }
-        this.timeoutNanos = unit.toNanos(Checks.positive("timeout", timeout));
+        this.timeoutNanos = Objects.requireNonNull(unit, "unit must not be null")
+                .toNanos(Checks.positive("timeout", timeout));
     }
 
     /**
@@ -71,26 +70,15 @@ public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
         if (cursor.get() < sequence) {
             lock.lock();
             try {
-                while (true) {
-                    // counted in before the last look at the cursor, as in BlockingWaitStrategy:
-                    // the producer signals under the lock, so not before awaitNanos() releases it
-                    sleepers.countIn();
-                    if (cursor.getVolatile() >= sequence) {
-                        sleepers.countOut();
-                        break;
-                    }
-                    if (barrier.isAlerted()) {
-                        sleepers.countOut();
-                        barrier.checkAlert();
-                    }
+                // A signaller zeroes the count as it wakes every waiter, so a woken thread counts
+                // itself again before it sleeps again. A timeout, a spurious wake-up or an
+                // interrupt leaves this round's count in: one needless signal, never a lost one.
+                while (!sleepers.countInUnlessReached(sequence, cursor, barrier)) {
                     final long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         sleepers.countOut();
                         throw TimeoutException.INSTANCE;
                     }
-                    // A signaller zeroes the count as it wakes every waiter, so a woken thread
-                    // counts itself again before it sleeps again. A timeout, a spurious wake-up or
-                    // an interrupt leaves this round's count in: one needless signal, never a lost one.
                     published.awaitNanos(left);
                 }
             } finally {

@@ -142,17 +142,22 @@ class BatchEventProcessorTest {
     }
 
     static Stream<Arguments> waitStrategies() {
-        return Stream.of(
+        return waitStrategiesAnd(
+                Arguments.of("phased", (Supplier<WaitStrategy>) () ->
+                        PhasedBackoffWaitStrategy.withLock(Duration.ofNanos(1_000), Duration.ofNanos(1_000))),
+                Arguments.of("busy-spin", (Supplier<WaitStrategy>) BusySpinWaitStrategy::new));
+    }
+
+    /** The strategies every processor test runs with, then {@code more}. */
+    static Stream<Arguments> waitStrategiesAnd(final Arguments... more) {
+        return Stream.concat(Stream.of(
                 Arguments.of("blocking", (Supplier<WaitStrategy>) BlockingWaitStrategy::new),
                 Arguments.of("lite-blocking", (Supplier<WaitStrategy>) LiteBlockingWaitStrategy::new),
                 Arguments.of("timeout-blocking", (Supplier<WaitStrategy>) () ->
                         new TimeoutBlockingWaitStrategy(Duration.ofMinutes(5))),
                 Arguments.of("hybrid", (Supplier<WaitStrategy>) HybridWaitStrategy::new),
-                Arguments.of("phased", (Supplier<WaitStrategy>) () ->
-                        PhasedBackoffWaitStrategy.withLock(Duration.ofNanos(1_000), Duration.ofNanos(1_000))),
                 Arguments.of("sleeping", (Supplier<WaitStrategy>) SleepingWaitStrategy::new),
-                Arguments.of("yielding", (Supplier<WaitStrategy>) YieldingWaitStrategy::new),
-                Arguments.of("busy-spin", (Supplier<WaitStrategy>) BusySpinWaitStrategy::new));
+                Arguments.of("yielding", (Supplier<WaitStrategy>) YieldingWaitStrategy::new)), Stream.of(more));
     }
 
     @ParameterizedTest(name = "{0}")

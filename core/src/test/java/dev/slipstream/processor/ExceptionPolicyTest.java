@@ -189,13 +189,8 @@ class ExceptionPolicyTest {
     @Test
     void anExceptionInOnStartIsReportedAndTheDefaultRunsAnyway() throws Exception {
         final RuntimeException startFailure = new IllegalStateException("no connection");
-        final RecordingHandler handler = new RecordingHandler() {
-            @Override
-            public void onStart() {
-                super.onStart();
-                throw startFailure;
-            }
-        };
+        final RecordingHandler handler = new RecordingHandler();
+        handler.startFailure = startFailure;
         final Recording policy = new Recording(ExceptionHandlers.logAndContinue("on-start-test"));
         final Fixture f = new Fixture(handler).publish(0, 3);
         f.processor.setExceptionHandler(policy);
@@ -207,13 +202,8 @@ class ExceptionPolicyTest {
 
     @Test
     void anExceptionInOnStartUnderHaltStopsBeforeAnyEventButStillShutsDown() throws Exception {
-        final RecordingHandler handler = new RecordingHandler() {
-            @Override
-            public void onStart() {
-                super.onStart();
-                throw new IllegalStateException("no connection");
-            }
-        };
+        final RecordingHandler handler = new RecordingHandler();
+        handler.startFailure = new IllegalStateException("no connection");
         final Fixture f = new Fixture(handler).publish(0, 3);
         f.processor.setExceptionHandler(ExceptionHandlers.halt());
         f.start().join();
@@ -227,12 +217,8 @@ class ExceptionPolicyTest {
     @Test
     void anExceptionInOnStartUnderRethrowEscapes() throws Exception {
         final RuntimeException startFailure = new IllegalStateException("no connection");
-        final RecordingHandler handler = new RecordingHandler() {
-            @Override
-            public void onStart() {
-                throw startFailure;
-            }
-        };
+        final RecordingHandler handler = new RecordingHandler();
+        handler.startFailure = startFailure;
         final Fixture f = new Fixture(handler);
         f.processor.setExceptionHandler(ExceptionHandlers.rethrow());
         f.start().join();
@@ -245,12 +231,8 @@ class ExceptionPolicyTest {
     @Test
     void anExceptionInOnShutdownIsReportedOrRethrown() throws Exception {
         final RuntimeException shutdownFailure = new IllegalStateException("flush failed");
-        final RecordingHandler handler = new RecordingHandler() {
-            @Override
-            public void onShutdown() {
-                throw shutdownFailure;
-            }
-        };
+        final RecordingHandler handler = new RecordingHandler();
+        handler.shutdownFailure = shutdownFailure;
         final Recording logging = new Recording(SILENT);
         final Fixture quiet = new Fixture(handler);
         quiet.processor.setExceptionHandler(logging);
@@ -260,12 +242,8 @@ class ExceptionPolicyTest {
         assertEquals(List.of(shutdownFailure), logging.shutdownFailures);
         assertNull(quiet.uncaught.get());
 
-        final RecordingHandler handler2 = new RecordingHandler() {
-            @Override
-            public void onShutdown() {
-                throw shutdownFailure;
-            }
-        };
+        final RecordingHandler handler2 = new RecordingHandler();
+        handler2.shutdownFailure = shutdownFailure;
         final Fixture loud = new Fixture(handler2);
         loud.processor.setExceptionHandler(ExceptionHandlers.rethrow());
         loud.start();
@@ -277,12 +255,8 @@ class ExceptionPolicyTest {
     @Test
     void aFailureInOnShutdownIsAddedToTheFailureThatStoppedTheStage() throws Exception {
         final RuntimeException shutdownFailure = new IllegalStateException("flush failed");
-        final FailingOn handler = new FailingOn(0) {
-            @Override
-            public void onShutdown() {
-                throw shutdownFailure;
-            }
-        };
+        final FailingOn handler = new FailingOn(0);
+        handler.shutdownFailure = shutdownFailure;
         final Fixture f = new Fixture(handler).publish(0, 1);
         f.processor.setExceptionHandler(ExceptionHandlers.rethrow());
         f.start().join();
@@ -294,12 +268,8 @@ class ExceptionPolicyTest {
     @Test
     void aFailureInOnShutdownAfterAPolicyHaltIsTheStagesFailure() throws Exception {
         final RuntimeException shutdownFailure = new IllegalStateException("flush failed");
-        final FailingOn handler = new FailingOn(0) {
-            @Override
-            public void onShutdown() {
-                throw shutdownFailure;
-            }
-        };
+        final FailingOn handler = new FailingOn(0);
+        handler.shutdownFailure = shutdownFailure;
         final ExceptionHandler<LongEvent> halt = ExceptionHandlers.halt("mixed");
         final ExceptionHandler<LongEvent> rethrow = ExceptionHandlers.rethrow("mixed");
         final ExceptionHandler<LongEvent> haltOnEventsRethrowOnShutdown = new ExceptionHandler<>() {

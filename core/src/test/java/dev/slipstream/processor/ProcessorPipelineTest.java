@@ -2,13 +2,8 @@ package dev.slipstream.processor;
 
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.sequence.WaitStrategy;
-import dev.slipstream.wait.BlockingWaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
-import dev.slipstream.wait.LiteBlockingWaitStrategy;
 import dev.slipstream.wait.PhasedBackoffWaitStrategy;
-import dev.slipstream.wait.SleepingWaitStrategy;
-import dev.slipstream.wait.TimeoutBlockingWaitStrategy;
-import dev.slipstream.wait.YieldingWaitStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,17 +26,10 @@ class ProcessorPipelineTest {
     private static final int EVENTS = 50_000;
 
     static Stream<Arguments> waitStrategies() {
-        return Stream.of(
-                Arguments.of("blocking", (Supplier<WaitStrategy>) BlockingWaitStrategy::new),
-                Arguments.of("lite-blocking", (Supplier<WaitStrategy>) LiteBlockingWaitStrategy::new),
-                Arguments.of("timeout-blocking", (Supplier<WaitStrategy>) () ->
-                        new TimeoutBlockingWaitStrategy(Duration.ofMinutes(5))),
-                Arguments.of("hybrid", (Supplier<WaitStrategy>) HybridWaitStrategy::new),
+        return BatchEventProcessorTest.waitStrategiesAnd(
                 Arguments.of("hybrid-park-at-once", (Supplier<WaitStrategy>) () -> new HybridWaitStrategy(0, 0, 1_000)),
                 Arguments.of("phased-lite", (Supplier<WaitStrategy>) () ->
-                        PhasedBackoffWaitStrategy.withLiteLock(Duration.ofNanos(2_000), Duration.ofNanos(2_000))),
-                Arguments.of("sleeping", (Supplier<WaitStrategy>) SleepingWaitStrategy::new),
-                Arguments.of("yielding", (Supplier<WaitStrategy>) YieldingWaitStrategy::new));
+                        PhasedBackoffWaitStrategy.withLiteLock(Duration.ofNanos(2_000), Duration.ofNanos(2_000))));
     }
 
     @ParameterizedTest(name = "{0}")

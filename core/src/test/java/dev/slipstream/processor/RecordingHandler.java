@@ -23,6 +23,10 @@ class RecordingHandler implements EventHandler<LongEvent> {
     int starts;
     int shutdowns;
     Sequence observed;
+    /** Thrown by onStart, after it has recorded the call, when set. */
+    RuntimeException startFailure;
+    /** Thrown by onShutdown, after it has recorded the call, when set. */
+    RuntimeException shutdownFailure;
 
     @Override
     public void onEvent(final LongEvent event, final long sequence, final boolean endOfBatch) throws Exception {
@@ -40,12 +44,14 @@ class RecordingHandler implements EventHandler<LongEvent> {
     public void onStart() {
         starts++;
         started.countDown();
+        throwIfSet(startFailure);
     }
 
     @Override
     public void onShutdown() {
         shutdowns++;
         shutdown.countDown();
+        throwIfSet(shutdownFailure);
     }
 
     @Override
@@ -56,5 +62,11 @@ class RecordingHandler implements EventHandler<LongEvent> {
     @Override
     public void onTimeout(final long sequence) throws Exception {
         timeouts.add(sequence);
+    }
+
+    private static void throwIfSet(final RuntimeException failure) {
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.slipstream.sequence.Sequence;
-import dev.slipstream.sequence.YieldingTestWait;
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ class EventPollerTest {
 
     @Test
     void pollsWhatIsAvailableAsOneBatch() throws Exception {
-        final RingBuffer<Event> ring = RingBuffer.createSingleProducer(Event::new, 8, new YieldingTestWait());
+        final RingBuffer<Event> ring = RingBuffer.createSingleProducer(Event::new, 8, new YieldingWaitStrategy(0));
         final EventPoller<Event> poller = ring.newPoller();
         ring.addGatingSequences(poller.getSequence());
         final List<Long> seen = new ArrayList<>();
@@ -38,7 +38,7 @@ class EventPollerTest {
 
     @Test
     void handlerCanStopEarlyAndResumeLater() throws Exception {
-        final RingBuffer<Event> ring = RingBuffer.createMultiProducer(Event::new, 8, new YieldingTestWait());
+        final RingBuffer<Event> ring = RingBuffer.createMultiProducer(Event::new, 8, new YieldingWaitStrategy(0));
         final EventPoller<Event> poller = ring.newPoller();
         for (long i = 0; i < 4; i++) {
             ring.publishEvent((event, sequence, v) -> event.value = v, i);
@@ -55,7 +55,7 @@ class EventPollerTest {
 
     @Test
     void reportsGatingWhenAnUpstreamStageHoldsEventsBack() throws Exception {
-        final RingBuffer<Event> ring = RingBuffer.createSingleProducer(Event::new, 8, new YieldingTestWait());
+        final RingBuffer<Event> ring = RingBuffer.createSingleProducer(Event::new, 8, new YieldingWaitStrategy(0));
         final Sequence upstream = new Sequence();
         final EventPoller<Event> poller = ring.newPoller(upstream);
         ring.publishEvent((event, sequence) -> event.value = 1);
@@ -66,7 +66,7 @@ class EventPollerTest {
 
     @Test
     void aThrowingHandlerKeepsTheEventsBeforeItConsumed() throws Exception {
-        final RingBuffer<Event> ring = RingBuffer.createSingleProducer(Event::new, 8, new YieldingTestWait());
+        final RingBuffer<Event> ring = RingBuffer.createSingleProducer(Event::new, 8, new YieldingWaitStrategy(0));
         final EventPoller<Event> poller = ring.newPoller();
         for (long i = 0; i < 3; i++) {
             ring.publishEvent((event, sequence, v) -> event.value = v, i);

@@ -12,7 +12,7 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.SequencerClosedException;
 import dev.slipstream.sequence.SingleProducerSequencer;
-import dev.slipstream.sequence.YieldingTestWait;
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,30 +29,30 @@ class RingBufferTest {
     }
 
     private static RingBuffer<Event> ring(final ProducerType type, final int size) {
-        return RingBuffer.create(type, Event::new, size, new YieldingTestWait(), attempt -> Thread.yield());
+        return RingBuffer.create(type, Event::new, size, new YieldingWaitStrategy(0), attempt -> Thread.yield());
     }
 
     @Test
     void factoriesChooseTheSequencer() {
-        assertTrue(RingBuffer.createSingleProducer(Event::new, 8, new YieldingTestWait()).sequencer()
+        assertTrue(RingBuffer.createSingleProducer(Event::new, 8, new YieldingWaitStrategy(0)).sequencer()
                 instanceof SingleProducerSequencer);
-        assertTrue(RingBuffer.createMultiProducer(Event::new, 8, new YieldingTestWait()).sequencer()
+        assertTrue(RingBuffer.createMultiProducer(Event::new, 8, new YieldingWaitStrategy(0)).sequencer()
                 instanceof MultiProducerSequencer);
     }
 
     @Test
     void rejectsBadConstruction() {
         final IllegalArgumentException size = assertThrows(IllegalArgumentException.class,
-                () -> RingBuffer.createSingleProducer(Event::new, 1000, new YieldingTestWait()));
+                () -> RingBuffer.createSingleProducer(Event::new, 1000, new YieldingWaitStrategy(0)));
         assertTrue(size.getMessage().contains("power of two, got 1000"));
         final NullPointerException factory = assertThrows(NullPointerException.class,
-                () -> RingBuffer.createSingleProducer(null, 8, new YieldingTestWait()));
+                () -> RingBuffer.createSingleProducer(null, 8, new YieldingWaitStrategy(0)));
         assertTrue(factory.getMessage().contains("eventFactory"));
         assertThrows(NullPointerException.class, () -> RingBuffer.createMultiProducer(Event::new, 8, null));
         assertThrows(NullPointerException.class,
-                () -> RingBuffer.create(null, Event::new, 8, new YieldingTestWait(), attempt -> { }));
+                () -> RingBuffer.create(null, Event::new, 8, new YieldingWaitStrategy(0), attempt -> { }));
         final IllegalArgumentException nullEvent = assertThrows(IllegalArgumentException.class,
-                () -> RingBuffer.createSingleProducer(() -> null, 8, new YieldingTestWait()));
+                () -> RingBuffer.createSingleProducer(() -> null, 8, new YieldingWaitStrategy(0)));
         assertTrue(nullEvent.getMessage().contains("returned null for slot 0"), nullEvent.getMessage());
     }
 

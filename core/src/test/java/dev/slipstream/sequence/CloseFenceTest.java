@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.sequence.SequencerTest.Kind;
-import java.util.concurrent.CountDownLatch;
+import dev.slipstream.sequence.SequencerTest.WaitingClaim;
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,36 +54,24 @@ class CloseFenceTest {
 
     @Test
     void aMultiProducerClaimWaitingForSpaceWhenTheRingClosesLeavesNoHole() throws Exception {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
-        final Sequence consumer = new Sequence();
-        sequencer.addGatingSequences(consumer);
-        sequencer.publish(0, sequencer.next(4));          // full: the consumer has read nothing
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingWaitStrategy(0));
+        SequencerTest.fill(sequencer);
 
-        final AtomicReference<Throwable> thrown = new AtomicReference<>();
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread producer = new Thread(() -> {
-            try {
-                sequencer.next();
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-            done.countDown();
-        });
-        producer.start();
+        final WaitingClaim claim = WaitingClaim.start(sequencer);
         awaitProducerWaits(sequencer, 1);
         sequencer.close("shutdown while full");
-        assertTrue(done.await(10, TimeUnit.SECONDS));
-        assertTrue(thrown.get() instanceof SequencerClosedException, String.valueOf(thrown.get()));
+        assertTrue(claim.done().await(10, TimeUnit.SECONDS));
+        assertTrue(claim.thrown().get() instanceof SequencerClosedException, String.valueOf(claim.thrown().get()));
         assertEquals(4, sequencer.getCursor(), "the waiting producer held its claim of 4");
         assertEquals(3, sequencer.getCloseFence(), "the fence stops below the claim that had no space");
-        assertTrue(thrown.get().getMessage().contains("waiting for space"), thrown.get().getMessage());
+        assertTrue(claim.thrown().get().getMessage().contains("waiting for space"), claim.thrown().get().getMessage());
         assertEquals(3, sequencer.getHighestPublishedSequence(0, sequencer.getCloseFence()),
                 "everything up to the fence is published: no hole");
     }
 
     @Test
     void aMultiProducerClaimThatRacedTheCloseIsRefusedAtPublishAndNeverSeen() {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(8, new YieldingTestWait());
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(8, new YieldingWaitStrategy(0));
         sequencer.publish(sequencer.next());
         // a producer checked "open", the ring closes and computes its fence, then the claim lands
         sequencer.close("shutdown");
@@ -99,7 +87,7 @@ class CloseFenceTest {
 
     @Test
     void aSingleProducerClaimAfterTheCloseIsRefusedWithNothingClaimed() {
-        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingWaitStrategy(0));
         sequencer.publish(sequencer.next());
         sequencer.close("shutdown");
         final SequencerClosedException refused = assertThrows(SequencerClosedException.class, sequencer::next);
@@ -111,7 +99,7 @@ class CloseFenceTest {
 
     @Test
     void aSingleProducerClaimTheCloseCountedIsPublishedAfterTheClose() {
-        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingWaitStrategy(0));
         sequencer.publish(sequencer.next());
         // the claim's store reached the closing thread before it computed the fence
         sequencer.nextValue = 1;

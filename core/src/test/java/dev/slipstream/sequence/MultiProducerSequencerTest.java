@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.wait.YieldingWaitStrategy;
 import org.junit.jupiter.api.Test;
 
 class MultiProducerSequencerTest {
-    private final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+    private final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingWaitStrategy(0));
 
     @Test
     void aClaimedButUnpublishedSlotHoldsBackEverythingAfterIt() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +23,7 @@ class MultiProducerWaitingClaimTest {
 
     @Test
     void producersWaitingForSpaceHoldTheirSequencesAndGetThemWhenSpaceIsFreed() throws Exception {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingWaitStrategy(0));
         final Sequence consumer = new Sequence();
         sequencer.addGatingSequences(consumer);
         sequencer.publish(0, sequencer.next(4));             // 0..3: the ring is full
@@ -45,7 +46,7 @@ class MultiProducerWaitingClaimTest {
 
     @Test
     void aCloseFencesBelowTheClaimsStillWaitingAndRefusesThem() throws Exception {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingWaitStrategy(0));
         final Sequence consumer = new Sequence();
         sequencer.addGatingSequences(consumer);
         final long slow = sequencer.next();                  // 0: claimed, published after the close
@@ -71,7 +72,7 @@ class MultiProducerWaitingClaimTest {
 
     @Test
     void aClaimWaitingAtTheCloseWhoseSpaceWasAlreadyFreedIsAccepted() throws Exception {
-        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingTestWait());
+        final MultiProducerSequencer sequencer = new MultiProducerSequencer(4, new YieldingWaitStrategy(0));
         final Sequence consumer = new Sequence();
         sequencer.addGatingSequences(consumer);
         sequencer.publish(0, sequencer.next(4));

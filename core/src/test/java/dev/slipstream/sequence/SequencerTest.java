@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.wait.YieldingWaitStrategy;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,8 +19,32 @@ class SequencerTest {
 
         Sequencer create(final int size) {
             return this == SINGLE
-                    ? new SingleProducerSequencer(size, new YieldingTestWait())
-                    : new MultiProducerSequencer(size, new YieldingTestWait());
+                    ? new SingleProducerSequencer(size, new YieldingWaitStrategy(0))
+                    : new MultiProducerSequencer(size, new YieldingWaitStrategy(0));
+        }
+    }
+
+    /** Gates {@code sequencer} on a new consumer that has read nothing, and fills the ring. */
+    static Sequence fill(final Sequencer sequencer) {
+        final Sequence consumer = new Sequence();
+        sequencer.addGatingSequences(consumer);
+        sequencer.publish(0, sequencer.next(sequencer.getBufferSize()));
+        return consumer;
+    }
+
+    /** A producer thread making one claim with {@code next()}, and what that claim threw. */
+    record WaitingClaim(CountDownLatch done, AtomicReference<Throwable> thrown) {
+        static WaitingClaim start(final Sequencer sequencer) {
+            final WaitingClaim claim = new WaitingClaim(new CountDownLatch(1), new AtomicReference<>());
+            new Thread(() -> {
+                try {
+                    sequencer.next();
+                } catch (Throwable t) {
+                    claim.thrown.set(t);
+                }
+                claim.done.countDown();
+            }).start();
+            return claim;
         }
     }
 
@@ -36,7 +61,7 @@ class SequencerTest {
 
     @org.junit.jupiter.api.Test
     void rejectsNullStrategies() {
-        final YieldingTestWait wait = new YieldingTestWait();
+        final WaitStrategy wait = new YieldingWaitStrategy(0);
         final NullPointerException noWait =
                 assertThrows(NullPointerException.class, () -> new SingleProducerSequencer(8, null));
         assertTrue(noWait.getMessage().contains("waitStrategy"));
@@ -95,9 +120,7 @@ class SequencerTest {
     @EnumSource(Kind.class)
     void tryNextFailsWhenTheSlowestConsumerIsARingBehind(final Kind kind) throws Exception {
         final Sequencer sequencer = kind.create(4);
-        final Sequence consumer = new Sequence();
-        sequencer.addGatingSequences(consumer);
-        sequencer.publish(0, sequencer.next(4));
+        final Sequence consumer = fill(sequencer);
         assertEquals(0, sequencer.remainingCapacity());
         assertFalse(sequencer.hasAvailableCapacity(1));
         assertThrows(InsufficientCapacityException.class, sequencer::tryNext);
@@ -127,9 +150,7 @@ class SequencerTest {
     @EnumSource(Kind.class)
     void producerWaitsForTheConsumerWhenFull(final Kind kind) throws Exception {
         final Sequencer sequencer = kind.create(2);
-        final Sequence consumer = new Sequence();
-        sequencer.addGatingSequences(consumer);
-        sequencer.publish(0, sequencer.next(2));
+        final Sequence consumer = fill(sequencer);
 
         final CountDownLatch claimed = new CountDownLatch(1);
         final AtomicReference<Long> result = new AtomicReference<>();
@@ -149,25 +170,14 @@ class SequencerTest {
     @EnumSource(Kind.class)
     void closeReleasesAProducerWaitingForSpaceAndRejectsLaterClaims(final Kind kind) throws Exception {
         final Sequencer sequencer = kind.create(2);
-        sequencer.addGatingSequences(new Sequence());
-        sequencer.publish(0, sequencer.next(2));
+        fill(sequencer);
 
-        final AtomicReference<Throwable> thrown = new AtomicReference<>();
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread producer = new Thread(() -> {
-            try {
-                sequencer.next();
-            } catch (Throwable t) {
-                thrown.set(t);
-            }
-            done.countDown();
-        });
-        producer.start();
-        assertFalse(done.await(50, TimeUnit.MILLISECONDS));
+        final WaitingClaim claim = WaitingClaim.start(sequencer);
+        assertFalse(claim.done().await(50, TimeUnit.MILLISECONDS));
         sequencer.close("test shutdown");
-        assertTrue(done.await(10, TimeUnit.SECONDS), "close must release a blocked producer");
-        assertTrue(thrown.get() instanceof SequencerClosedException, String.valueOf(thrown.get()));
-        assertTrue(thrown.get().getMessage().contains("test shutdown"));
+        assertTrue(claim.done().await(10, TimeUnit.SECONDS), "close must release a blocked producer");
+        assertTrue(claim.thrown().get() instanceof SequencerClosedException, String.valueOf(claim.thrown().get()));
+        assertTrue(claim.thrown().get().getMessage().contains("test shutdown"));
         assertTrue(sequencer.isClosed());
         assertThrows(SequencerClosedException.class, sequencer::next);
         assertThrows(SequencerClosedException.class, sequencer::tryNext);

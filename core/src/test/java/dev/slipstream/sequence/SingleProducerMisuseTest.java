@@ -3,6 +3,7 @@ package dev.slipstream.sequence;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.slipstream.wait.YieldingWaitStrategy;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SingleProducerMisuseTest {
     @Test
     void aSecondPublishOfOneSlotNamesMoreThanOnePublishingThreadAsTheLikelyCause() {
-        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingTestWait());
+        final SingleProducerSequencer sequencer = new SingleProducerSequencer(8, new YieldingWaitStrategy(0));
         final long claimed = sequencer.next();
         sequencer.publish(claimed);
         // what a second thread that claimed the same slot does
