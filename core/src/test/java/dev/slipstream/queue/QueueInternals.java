@@ -80,11 +80,11 @@ final class QueueInternals {
 
     /** The raw entry that position {@code position} maps to. */
     static long rawEntry(final IndexRing ring, final long position) {
-        return ring.entryAt(position);
+        return ring.lvEntryAt(position);
     }
 
     /** Whether the finalize bit of the ring's tail is set. */
     static boolean isFinalized(final IndexRing ring) {
-        return (ring.rawTail() & IndexRing.FINALIZE) != 0;
+        return (ring.lvTail() & IndexRing.FINALIZE) != 0;
     }
 }
