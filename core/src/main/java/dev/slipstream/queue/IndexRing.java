@@ -87,21 +87,10 @@ final class IndexRing extends IndexRingPad3 {
      */
     static final int DEQUEUE_SPINS = 16;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle THRESHOLD;
+    private static final VarHandle HEAD = FieldHandles.of(IndexRingHead.class, "head", long.class);
+    private static final VarHandle TAIL = FieldHandles.of(IndexRingTail.class, "tail", long.class);
+    private static final VarHandle THRESHOLD = FieldHandles.of(IndexRingThreshold.class, "threshold", long.class);
     private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(long[].class);
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(IndexRingHead.class, "head", long.class);
-            TAIL = lookup.findVarHandle(IndexRingTail.class, "tail", long.class);
-            THRESHOLD = lookup.findVarHandle(IndexRingThreshold.class, "threshold", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final long[] entries;
     /** log2 of the number of indices. */

@@ -1,6 +1,5 @@
 package dev.slipstream.queue;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
@@ -100,22 +99,10 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     /** The largest ring capacity. */
     public static final int MAX_RING_CAPACITY = 1 << 30;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle ALLOCATED;
-    private static final VarHandle CLOSED_FLAG;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(LprqHeadField.class, "headRing", PrqRing.class);
-            TAIL = lookup.findVarHandle(LprqTailField.class, "tailRing", PrqRing.class);
-            ALLOCATED = lookup.findVarHandle(LprqAllocation.class, "ringsAllocated", long.class);
-            CLOSED_FLAG = lookup.findVarHandle(LprqAllocation.class, "closed", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HEAD = FieldHandles.of(LprqHeadField.class, "headRing", PrqRing.class);
+    private static final VarHandle TAIL = FieldHandles.of(LprqTailField.class, "tailRing", PrqRing.class);
+    private static final VarHandle ALLOCATED = FieldHandles.of(LprqAllocation.class, "ringsAllocated", long.class);
+    private static final VarHandle CLOSED_FLAG = FieldHandles.of(LprqAllocation.class, "closed", boolean.class);
 
     /**
      * Linked after the last ring by {@link #close()}: no ring can follow it, and no offer uses

@@ -1,7 +1,6 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.sequence.Backoff;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
@@ -109,30 +108,15 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     static final Backoff GATE_WAIT = new Backoff(128, 1_000, 0L, 0L);
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle ALLOCATING;
-    private static final VarHandle ALLOCATED;
-    private static final VarHandle LINKED;
-    private static final VarHandle BYPASSES;
-    private static final VarHandle CLOSED;
-    private static final VarHandle NEXT;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(LscqHeadField.class, "headSegment", Segment.class);
-            TAIL = lookup.findVarHandle(LscqTailField.class, "tailSegment", Segment.class);
-            ALLOCATING = lookup.findVarHandle(LscqAllocation.class, "allocating", int.class);
-            ALLOCATED = lookup.findVarHandle(LscqAllocation.class, "segmentsAllocated", long.class);
-            LINKED = lookup.findVarHandle(LscqAllocation.class, "segmentsLinked", long.class);
-            BYPASSES = lookup.findVarHandle(LscqAllocation.class, "gateBypasses", long.class);
-            CLOSED = lookup.findVarHandle(LscqAllocation.class, "closed", boolean.class);
-            NEXT = lookup.findVarHandle(Segment.class, "next", Segment.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HEAD = FieldHandles.of(LscqHeadField.class, "headSegment", Segment.class);
+    private static final VarHandle TAIL = FieldHandles.of(LscqTailField.class, "tailSegment", Segment.class);
+    private static final VarHandle ALLOCATING = FieldHandles.of(LscqAllocation.class, "allocating", int.class);
+    private static final VarHandle ALLOCATED =
+            FieldHandles.of(LscqAllocation.class, "segmentsAllocated", long.class);
+    private static final VarHandle LINKED = FieldHandles.of(LscqAllocation.class, "segmentsLinked", long.class);
+    private static final VarHandle BYPASSES = FieldHandles.of(LscqAllocation.class, "gateBypasses", long.class);
+    private static final VarHandle CLOSED = FieldHandles.of(LscqAllocation.class, "closed", boolean.class);
+    private static final VarHandle NEXT = FieldHandles.of(Segment.class, "next", Segment.class);
 
     /** One bounded SCQ whose allocated ring can be finalized, and the link to the next one. */
     static final class Segment extends Scq {

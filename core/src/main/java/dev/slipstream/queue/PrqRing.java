@@ -117,22 +117,11 @@ final class PrqRing extends PrqRingPad2 {
     /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */
     static final int REMAP_SHIFT = 4;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle NEXT;
+    private static final VarHandle HEAD = FieldHandles.of(PrqRingHead.class, "head", long.class);
+    private static final VarHandle TAIL = FieldHandles.of(PrqRingTail.class, "tail", long.class);
+    private static final VarHandle NEXT = FieldHandles.of(PrqRing.class, "next", PrqRing.class);
     private static final VarHandle EPOCHS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(Object[].class);
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(PrqRingHead.class, "head", long.class);
-            TAIL = lookup.findVarHandle(PrqRingTail.class, "tail", long.class);
-            NEXT = lookup.findVarHandle(PrqRing.class, "next", PrqRing.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** The placeholder an enqueuer puts into an unsafe empty cell before it writes the epoch. */
     static final class Reservation {

@@ -6,7 +6,6 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
 import dev.slipstream.sequence.WaitStrategy;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
@@ -57,15 +56,7 @@ final class QueueSignal extends QueueSignalPad1 {
      */
     private static final Backoff TIMED_WAIT = new Backoff(200, 20, 5_000L, MAX_TIMED_PARK_NANOS);
 
-    private static final VarHandle WAITING;
-
-    static {
-        try {
-            WAITING = MethodHandles.lookup().findVarHandle(QueueSignalWaiting.class, "waiting", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle WAITING = FieldHandles.of(QueueSignalWaiting.class, "waiting", int.class);
 
     /** Moves once per signalling operation that found a waiter; starts at 0. */
     private final Sequence events = new Sequence(0L);
