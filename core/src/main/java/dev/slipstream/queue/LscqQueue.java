@@ -263,6 +263,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
         // while the tail stays there (a moving tail means the gate holder is not stalled)
         Segment waitedAt = null;
         int waits = 0;
+        int closing = 0;
         while (true) {
             final Segment t = laTail();
             final Segment next = t.laNext();
@@ -288,9 +289,10 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
                 return true;
             }
             if (lvClosed()) {
-                // close() finalizes the tail and links CLOSED_LINK right after
+                // close() finalizes the tail and links CLOSED_LINK right after: wait for that,
+                // counted apart from the gate's waits, which it must not turn into a bypass
                 waits = 0;
-                Thread.onSpinWait();
+                GATE_WAIT.idleAt(closing++);
                 continue;
             }
             GATE_WAIT.idleAt(waits++);
