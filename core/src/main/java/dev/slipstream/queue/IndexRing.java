@@ -351,9 +351,7 @@ final class IndexRing extends IndexRingPad3 {
             if (faaThreshold(-1L) <= 0) {
                 return EMPTY;
             }
-            // claims the next position
             h = faaHead(1L);
-            // as in dequeue()
             entry = lvEntry(e, slot(h));
         }
     }

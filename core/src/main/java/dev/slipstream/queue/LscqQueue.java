@@ -330,7 +330,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
             return false; // lost to a bypassing producer or to close(): s is dropped
         } finally {
             if (gate) {
-                // release: the next gate holder sees the link made above
+                // the next gate holder sees the link made above
                 soAllocating(0);
             }
         }

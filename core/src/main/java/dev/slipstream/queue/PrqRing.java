@@ -288,7 +288,6 @@ final class PrqRing extends PrqRingPad2 {
                     return false;
                 }
             }
-            // the next position
             t = faaTail(1L);
             if (t < 0) {
                 return false; // closed bit
@@ -445,7 +444,6 @@ final class PrqRing extends PrqRingPad2 {
      * @return the element, or null if the ring turned out empty
      */
     Object take() {
-        // the position
         final long h = faaHead(1L);
         final int j = cell(h);
         // epoch first (see offer)
@@ -475,7 +473,6 @@ final class PrqRing extends PrqRingPad2 {
                 fixState();
                 return null;
             }
-            // the next position
             h = faaHead(1L);
         }
     }
