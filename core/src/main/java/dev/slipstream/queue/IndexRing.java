@@ -87,21 +87,10 @@ final class IndexRing extends IndexRingPad3 {
      */
     static final int DEQUEUE_SPINS = 16;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle THRESHOLD;
+    private static final VarHandle HEAD = FieldHandles.of(IndexRingHead.class, "head", long.class);
+    private static final VarHandle TAIL = FieldHandles.of(IndexRingTail.class, "tail", long.class);
+    private static final VarHandle THRESHOLD = FieldHandles.of(IndexRingThreshold.class, "threshold", long.class);
     private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(long[].class);
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(IndexRingHead.class, "head", long.class);
-            TAIL = lookup.findVarHandle(IndexRingTail.class, "tail", long.class);
-            THRESHOLD = lookup.findVarHandle(IndexRingThreshold.class, "threshold", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final long[] entries;
     /** log2 of the number of indices. */
@@ -196,8 +185,8 @@ final class IndexRing extends IndexRingPad3 {
      */
     boolean enqueue(final int index) {
         // Hot path, small enough to be inlined into the queue's offer and poll.
-        // volatile FAA: claims a position no other enqueuer gets
-        final long t = (long) TAIL.getAndAdd(this, 1L);
+        // claims a position no other enqueuer gets
+        final long t = faaTail(1L);
         if ((t & finalizeMask) != 0) {
             return false;
         }
@@ -206,9 +195,8 @@ final class IndexRing extends IndexRingPad3 {
         final long usual = tCycle - (cycleMask + 1);
         // No load first: CAS straight from the usual state, so that the cache line comes over
         // once, for writing, instead of once to read and again to write.
-        // volatile CAS: publishes the caller's write of data[index] with the index
-        final long witness = (long) ENTRIES.compareAndExchange(entries, slot(t), usual,
-                (tCycle & ~(long) entryMask) | index);
+        // publishes the caller's write of data[index] with the index
+        final long witness = caxEntry(entries, slot(t), usual, (tCycle & ~(long) entryMask) | index);
         if (witness == usual) {
             resetThresholdIfNeeded();
             return true;
@@ -229,33 +217,32 @@ final class IndexRing extends IndexRingPad3 {
             final long desired = (tCycle & ~(long) entryMask) | index;
             while ((entry | cycleMask) - tCycle < 0
                     && (entry & entryMask) == entryMask
-                    // volatile load of head: an unsafe entry is usable while no dequeuer passed t
-                    && ((entry & safeBit) != 0 || (long) HEAD.getVolatile(this) - t <= 0)) {
-                // volatile CAS: publishes the caller's write of data[index] with the index
-                final long witness = (long) ENTRIES.compareAndExchange(e, j, entry, desired);
+                    // an unsafe entry is usable while no dequeuer passed t
+                    && ((entry & safeBit) != 0 || lvHead() - t <= 0)) {
+                // publishes the caller's write of data[index] with the index
+                final long witness = caxEntry(e, j, entry, desired);
                 if (witness == entry) {
                     resetThresholdIfNeeded();
                     return true;
                 }
                 entry = witness;
             }
-            // not usable: claim another position
-            // volatile FAA: claims a position no other enqueuer gets
-            t = (long) TAIL.getAndAdd(this, 1L);
+            // not usable: claim another position, one no other enqueuer gets
+            t = faaTail(1L);
             if ((t & finalizeMask) != 0) {
                 return false;
             }
-            // volatile load: the entry as the last dequeuer or enqueuer of this slot left it
-            entry = (long) ENTRIES.getVolatile(e, slot(t));
+            // the entry as the last dequeuer or enqueuer of this slot left it
+            entry = lvEntry(e, slot(t));
         }
     }
 
     /** After a successful enqueue: dequeuers must search again. */
     private void resetThresholdIfNeeded() {
-        // volatile load and store: a later threshold check sees this enqueue done; the load
-        // keeps the line shared while the threshold is already at its maximum
-        if ((long) THRESHOLD.getVolatile(this) != thresholdMax) {
-            THRESHOLD.setVolatile(this, thresholdMax);
+        // a later threshold check sees this enqueue done; the load keeps the line shared while
+        // the threshold is already at its maximum
+        if (lvThreshold() != thresholdMax) {
+            svThreshold(thresholdMax);
         }
     }
 
@@ -266,15 +253,15 @@ final class IndexRing extends IndexRingPad3 {
      */
     int dequeue() {
         // Hot path, small enough to be inlined into the queue's poll and offer.
-        // volatile load: negative after enough failed rounds, until an enqueue resets it
-        if ((long) THRESHOLD.getVolatile(this) < 0) {
+        // negative after enough failed rounds, until an enqueue resets it
+        if (lvThreshold() < 0) {
             return EMPTY;
         }
-        // volatile FAA: claims a position no other dequeuer gets
-        final long h = (long) HEAD.getAndAdd(this, 1L);
+        // claims a position no other dequeuer gets
+        final long h = faaHead(1L);
         final int j = slot(h);
-        // volatile load: sees the enqueuer's CAS and, through it, the data it published
-        final long entry = (long) ENTRIES.getVolatile(entries, j);
+        // sees the enqueuer's CAS and, through it, the data it published
+        final long entry = lvEntry(entries, j);
         if ((entry | cycleMask) == cycleWord(h) && (entry & entryMask) != entryMask) {
             markConsumed(entries, j, entry);
             return (int) (entry & entryMask);
@@ -292,9 +279,9 @@ final class IndexRing extends IndexRingPad3 {
      * word is a load and a CAS loop.
      */
     private void markConsumed(final long[] e, final int j, final long entry) {
-        // volatile add: keeps cycle and IsSafe, which a late dequeuer of the next lap may be
-        // clearing at this very moment (a plain store would undo that and lose an element)
-        ENTRIES.getAndAdd(e, j, (long) entryMask - (entry & entryMask));
+        // atomic: keeps cycle and IsSafe, which a late dequeuer of the next lap may be clearing
+        // at this very moment (a plain store would undo that and lose an element)
+        faaEntry(e, j, (long) entryMask - (entry & entryMask));
     }
 
     /**
@@ -329,12 +316,12 @@ final class IndexRing extends IndexRingPad3 {
                 } else {
                     // ⊥ of an older lap: if enqueuers are ahead of us, the one holding position h
                     // is probably about to fill it; give it a moment before closing the entry
-                    // volatile load of tail: is anyone past h + 1?
-                    if (((long) TAIL.getVolatile(this) & ~finalizeMask) - (h + 1) > 0) {
+                    // is anyone past h + 1?
+                    if ((lvTail() & ~finalizeMask) - (h + 1) > 0) {
                         for (int spin = 0; spin < DEQUEUE_SPINS; spin++) {
                             Thread.onSpinWait();
-                            // volatile load: watches for the enqueuer's CAS
-                            final long now = (long) ENTRIES.getVolatile(e, j);
+                            // watches for the enqueuer's CAS
+                            final long now = lvEntry(e, j);
                             if (now != entry) {
                                 entry = now;
                                 continue examine;
@@ -345,29 +332,27 @@ final class IndexRing extends IndexRingPad3 {
                     // enqueuer of our lap use an entry a late dequeuer still owns)
                     desired = (hCycle & ~safeBit) | (entry & safeBit);
                 }
-                // volatile CAS: fails if an enqueuer or late dequeuer got there first
-                final long witness = (long) ENTRIES.compareAndExchange(e, j, entry, desired);
+                // fails if an enqueuer or late dequeuer got there first
+                final long witness = caxEntry(e, j, entry, desired);
                 if (witness == entry) {
                     break;
                 }
                 entry = witness;
             }
-            // volatile load: has any enqueuer claimed a position past ours?
-            final long t = (long) TAIL.getVolatile(this);
+            // has any enqueuer claimed a position past ours?
+            final long t = lvTail();
             if ((t & ~finalizeMask) - (h + 1) <= 0) {
                 catchup(t, h + 1);
-                // volatile FAA: one failed round
-                THRESHOLD.getAndAdd(this, -1L);
+                // one failed round
+                faaThreshold(-1L);
                 return EMPTY;
             }
-            // volatile FAA: one failed round; the ring is empty once none is left
-            if ((long) THRESHOLD.getAndAdd(this, -1L) <= 0) {
+            // one failed round; the ring is empty once none is left
+            if (faaThreshold(-1L) <= 0) {
                 return EMPTY;
             }
-            // volatile FAA: claims the next position
-            h = (long) HEAD.getAndAdd(this, 1L);
-            // volatile load: as in dequeue()
-            entry = (long) ENTRIES.getVolatile(e, slot(h));
+            h = faaHead(1L);
+            entry = lvEntry(e, slot(h));
         }
     }
 
@@ -377,31 +362,31 @@ final class IndexRing extends IndexRingPad3 {
      */
     private void catchup(long t, long h) {
         while ((t & finalizeMask) == 0 && t - h < 0) {
-            // volatile CAS: fails if an enqueuer moved the tail meanwhile
-            if (TAIL.compareAndSet(this, t, h)) {
+            // fails if an enqueuer moved the tail meanwhile
+            if (casTail(t, h)) {
                 return;
             }
-            // volatile loads: retry with the newest values
-            h = (long) HEAD.getVolatile(this);
-            t = (long) TAIL.getVolatile(this);
+            // retry with the newest values
+            h = lvHead();
+            t = lvTail();
         }
     }
 
     /** Sets the finalize bit: every enqueue that starts afterwards fails. */
     void finalizeRing() {
-        // volatile OR: later FAAs on the tail all return a word with the bit set
-        TAIL.getAndBitwiseOr(this, FINALIZE);
+        // atomic: later FAAs on the tail all return a word with the bit set
+        faoTail(FINALIZE);
     }
 
     /** Restores the threshold, so that the next dequeue searches the ring again. */
     void resetThreshold() {
-        // volatile store: the next dequeue's threshold check sees it
-        THRESHOLD.setVolatile(this, thresholdMax);
+        // the next dequeue's threshold check sees it
+        svThreshold(thresholdMax);
     }
 
     /**
      * The index held at a position, for a peek: the entry at {@code position} read with
-     * {@link #entryAt}, if it was written for that position's lap and not consumed.
+     * {@link #lvEntryAt}, if it was written for that position's lap and not consumed.
      *
      * @return the index, or -1
      */
@@ -412,39 +397,71 @@ final class IndexRing extends IndexRingPad3 {
         return -1;
     }
 
-    /** The entry word of a position. */
-    long entryAt(final long position) {
-        // volatile load: a peek validates what it read against it
-        return (long) ENTRIES.getVolatile(entries, slot(position));
-    }
-
-    /** The head counter. */
-    long head() {
-        // volatile load
-        return (long) HEAD.getVolatile(this);
+    /** The entry word of a position; a peek validates what it read against it. */
+    long lvEntryAt(final long position) {
+        return lvEntry(entries, slot(position));
     }
 
     /** The tail counter without its finalize bit. */
-    long tail() {
-        // volatile load
-        return (long) TAIL.getVolatile(this) & ~finalizeMask;
+    long lvTailPosition() {
+        return lvTail() & ~finalizeMask;
+    }
+
+    long lvHead() {
+        return (long) HEAD.getVolatile(this);
+    }
+
+    private long faaHead(final long delta) {
+        return (long) HEAD.getAndAdd(this, delta);
     }
 
     /** The raw tail counter, finalize bit included. */
-    long rawTail() {
-        // volatile load
+    long lvTail() {
         return (long) TAIL.getVolatile(this);
     }
 
-    /** The threshold counter. */
-    long threshold() {
-        // volatile load
+    private long faaTail(final long delta) {
+        return (long) TAIL.getAndAdd(this, delta);
+    }
+
+    private boolean casTail(final long expected, final long value) {
+        return TAIL.compareAndSet(this, expected, value);
+    }
+
+    /** The old word is not needed, so the JIT may emit a plain atomic OR. */
+    private void faoTail(final long bits) {
+        TAIL.getAndBitwiseOr(this, bits);
+    }
+
+    long lvThreshold() {
         return (long) THRESHOLD.getVolatile(this);
+    }
+
+    private void svThreshold(final long value) {
+        THRESHOLD.setVolatile(this, value);
+    }
+
+    private long faaThreshold(final long delta) {
+        return (long) THRESHOLD.getAndAdd(this, delta);
+    }
+
+    private static long lvEntry(final long[] e, final int j) {
+        return (long) ENTRIES.getVolatile(e, j);
+    }
+
+    /** Returns the witness, so that a failed CAS needs no second load. */
+    private static long caxEntry(final long[] e, final int j, final long expected, final long value) {
+        return (long) ENTRIES.compareAndExchange(e, j, expected, value);
+    }
+
+    /** The result is not used, so the add is one locked instruction (see markConsumed). */
+    private static void faaEntry(final long[] e, final int j, final long delta) {
+        ENTRIES.getAndAdd(e, j, delta);
     }
 
     @Override
     public String toString() {
-        return "IndexRing[order=" + order + ", head=" + head() + ", tail=" + rawTail()
-                + ", threshold=" + threshold() + "]";
+        return "IndexRing[order=" + order + ", head=" + lvHead() + ", tail=" + lvTail()
+                + ", threshold=" + lvThreshold() + "]";
     }
 }

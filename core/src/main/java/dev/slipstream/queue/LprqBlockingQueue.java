@@ -47,8 +47,6 @@ import java.util.concurrent.TimeUnit;
  * @param <E> the element type; null elements are rejected
  */
 public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
-    private final LprqQueue<E> unbounded;
-
     /**
      * Creates a queue with {@link LprqQueue#DEFAULT_RING_CAPACITY} elements per ring that
      * waits with a {@link HybridWaitStrategy}.
@@ -67,17 +65,12 @@ public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
      * @throws NullPointerException if {@code waitStrategy} is null
      */
     public LprqBlockingQueue(final int ringCapacity, final WaitStrategy waitStrategy) {
-        this(new LprqQueue<>(ringCapacity), waitStrategy);
-    }
-
-    private LprqBlockingQueue(final LprqQueue<E> unbounded, final WaitStrategy waitStrategy) {
-        super(unbounded, waitStrategy);
-        this.unbounded = unbounded;
+        super(new LprqQueue<>(ringCapacity), waitStrategy);
     }
 
     /** For tests: every ring's counters start at {@code start}, 0 to 2^62. */
     LprqBlockingQueue(final int ringCapacity, final WaitStrategy waitStrategy, final long start) {
-        this(new LprqQueue<>(ringCapacity, true, start), waitStrategy);
+        super(new LprqQueue<>(ringCapacity, true, start), waitStrategy);
     }
 
     /**
@@ -86,6 +79,6 @@ public final class LprqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
      * @return a power of two
      */
     public int ringCapacity() {
-        return unbounded.ringCapacity();
+        return ((LprqQueue<E>) unbounded).ringCapacity();
     }
 }

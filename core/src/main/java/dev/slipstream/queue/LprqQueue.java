@@ -1,6 +1,5 @@
 package dev.slipstream.queue;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
@@ -100,22 +99,10 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     /** The largest ring capacity. */
     public static final int MAX_RING_CAPACITY = 1 << 30;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle ALLOCATED;
-    private static final VarHandle CLOSED_FLAG;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(LprqHeadField.class, "headRing", PrqRing.class);
-            TAIL = lookup.findVarHandle(LprqTailField.class, "tailRing", PrqRing.class);
-            ALLOCATED = lookup.findVarHandle(LprqAllocation.class, "ringsAllocated", long.class);
-            CLOSED_FLAG = lookup.findVarHandle(LprqAllocation.class, "closed", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HEAD = FieldHandles.of(LprqHeadField.class, "headRing", PrqRing.class);
+    private static final VarHandle TAIL = FieldHandles.of(LprqTailField.class, "tailRing", PrqRing.class);
+    private static final VarHandle ALLOCATED = FieldHandles.of(LprqAllocation.class, "ringsAllocated", long.class);
+    private static final VarHandle CLOSED_FLAG = FieldHandles.of(LprqAllocation.class, "closed", boolean.class);
 
     /**
      * Linked after the last ring by {@link #close()}: no ring can follow it, and no offer uses
@@ -130,6 +117,40 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         link.closeTail();
         return link;
     }
+
+    /** The walks over the rings: volatile loads, as the polls read the list. */
+    private static final RingWalk<LprqQueue<?>, PrqRing> RINGS = new RingWalk<>() {
+        @Override
+        PrqRing head(final LprqQueue<?> queue) {
+            return queue.lvHeadRing();
+        }
+
+        @Override
+        PrqRing next(final PrqRing ring) {
+            final PrqRing next = ring.lvNext();
+            return next == CLOSED_LINK ? null : next;
+        }
+
+        @Override
+        Object peekRing(final PrqRing ring) {
+            return ring.peek();
+        }
+
+        @Override
+        long countRing(final PrqRing ring) {
+            return ring.countElements();
+        }
+
+        @Override
+        int drainHead(final LprqQueue<?> queue, final Consumer<Object> sink, final int limit) {
+            return 0; // a ring has no drain of its own: every element goes through poll
+        }
+
+        @Override
+        Object poll(final LprqQueue<?> queue) {
+            return queue.poll();
+        }
+    };
 
     private final int ringCapacity;
     private final boolean remap;
@@ -175,8 +196,32 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         return (PrqRing) HEAD.getVolatile(this);
     }
 
+    private boolean casHeadRing(final PrqRing expected, final PrqRing value) {
+        return HEAD.compareAndSet(this, expected, value);
+    }
+
     private PrqRing lvTailRing() {
         return (PrqRing) TAIL.getVolatile(this);
+    }
+
+    private boolean casTailRing(final PrqRing expected, final PrqRing value) {
+        return TAIL.compareAndSet(this, expected, value);
+    }
+
+    private boolean lvClosed() {
+        return (boolean) CLOSED_FLAG.getVolatile(this);
+    }
+
+    private void svClosed(final boolean value) {
+        CLOSED_FLAG.setVolatile(this, value);
+    }
+
+    private long lvRingsAllocated() {
+        return (long) ALLOCATED.getVolatile(this);
+    }
+
+    private void faaRingsAllocated(final long delta) {
+        ALLOCATED.getAndAdd(this, delta);
     }
 
     /**
@@ -189,7 +234,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     @Override
     public boolean offer(final E e) {
         Objects.requireNonNull(e, "element must not be null");
-        // volatile load: the tail ring as linked (its initialisation happens-before the link)
+        // the tail ring as linked (its initialisation happens-before the link)
         final PrqRing t = lvTailRing();
         // the common offer, small enough to inline into the caller: the tail ring is the last
         // one and takes the element
@@ -215,8 +260,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
                     if (next == CLOSED_LINK) {
                         return false; // close() sealed t (after closing its tail): nothing can follow
                     }
-                    // help move the tail pointer past a closed ring; volatile CAS
-                    TAIL.compareAndSet(this, t, next);
+                    casTailRing(t, next); // help move the tail pointer past a closed ring
                     t = lvTailRing();
                     continue;
                 }
@@ -225,20 +269,20 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
                 }
             }
             refused = false;
-            // volatile load: once close() has begun, a refused offer links no new ring (so that
-            // close(), which seals the last ring, is not kept chasing producers' new rings);
-            // e is in no ring, so false is the answer
-            if ((boolean) CLOSED_FLAG.getVolatile(this)) {
+            // once close() has begun, a refused offer links no new ring (so that close(), which
+            // seals the last ring, is not kept chasing producers' new rings); e is in no ring,
+            // so false is the answer
+            if (lvClosed()) {
                 return false;
             }
             // t is closed: link a new ring that already holds e (kept across retries: it is
             // not shared until linked)
             if (fresh == null) {
                 fresh = new PrqRing(ringCapacity, remap, start, e);
-                ALLOCATED.getAndAdd(this, 1L);
+                faaRingsAllocated(1L);
             }
             if (t.casNext(fresh)) {
-                TAIL.compareAndSet(this, t, fresh);
+                casTailRing(t, fresh);
                 return true;
             }
             t = lvTailRing();
@@ -287,8 +331,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
             if (e != null) {
                 return (E) e;
             }
-            // volatile CAS: retire the drained ring
-            HEAD.compareAndSet(this, h, next);
+            casHeadRing(h, next); // retire the drained ring
             h = lvHeadRing();
             e = h.poll();
             if (e != null) {
@@ -310,15 +353,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     @Override
     @SuppressWarnings("unchecked")
     public E peek() {
-        PrqRing r = lvHeadRing();
-        while (r != null && r != CLOSED_LINK) {
-            final Object e = r.peek();
-            if (e != null) {
-                return (E) e;
-            }
-            r = r.lvNext();
-        }
-        return null;
+        return (E) RINGS.peek(this);
     }
 
     /**
@@ -340,13 +375,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public int size() {
-        long size = 0;
-        PrqRing r = lvHeadRing();
-        while (r != null && r != CLOSED_LINK) {
-            size += r.countElements();
-            r = r.lvNext();
-        }
-        return (int) Math.min(size, Integer.MAX_VALUE);
+        return RINGS.size(this);
     }
 
     /**
@@ -361,18 +390,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public int drain(final Consumer<? super E> consumer, final int limit) {
-        Objects.requireNonNull(consumer, "consumer must not be null");
-        ScqQueue.checkLimit(limit);
-        int n = 0;
-        while (n < limit) {
-            final E e = poll();
-            if (e == null) {
-                break;
-            }
-            n++;
-            consumer.accept(e);
-        }
-        return n;
+        return RINGS.drain(this, consumer, limit);
     }
 
     /**
@@ -424,12 +442,11 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public void close() {
-        // volatile store: offers refused by a closed ring from now on link no new ring
-        CLOSED_FLAG.setVolatile(this, true);
-        // volatile load: the tail ring as linked
+        // offers refused by a closed ring from now on link no new ring
+        svClosed(true);
         PrqRing t = lvTailRing();
         while (true) {
-            // volatile load (in lvNext): a ring linked after t is seen fully built
+            // a ring linked after t is seen fully built
             final PrqRing next = t.lvNext();
             if (next == CLOSED_LINK) {
                 return; // sealed already, by this close or a concurrent one
@@ -438,9 +455,9 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
                 t = next;
                 continue;
             }
-            // volatile OR (in closeTail): offers that take a position in t from now on fail
+            // offers that take a position in t from now on fail
             t.closeTail();
-            // volatile CAS (in casNext), after the OR: a thread that reads the closed link
+            // after the OR: a thread that reads the closed link
             // also sees the closed tail, so the tail it reads next bounds every position an
             // offer can still fill
             if (t.casNext(CLOSED_LINK)) {
@@ -457,8 +474,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public boolean isClosed() {
-        // volatile load: pairs with the volatile store in close()
-        return (boolean) CLOSED_FLAG.getVolatile(this);
+        return lvClosed(); // pairs with the store in close()
     }
 
     /**
@@ -482,14 +498,13 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         if (!isClosed()) {
             return false;
         }
-        // volatile load: the head ring as linked
         final PrqRing h = lvHeadRing();
-        // volatile load: the closed link is CASed only after h's tail was closed, so from here
+        // the closed link is CASed only after h's tail was closed, so from here
         // on no offer can take a position in h above the tail read below, and no ring follows
         if (h.lvNext() != CLOSED_LINK) {
             return false; // more rings, or close() still sealing
         }
-        // volatile loads, head before tail (in isEmpty): head at or above tail at the moment
+        // head before tail (in isEmpty): head at or above tail at the moment
         // tail was read means a dequeuer has taken every position an offer could still fill,
         // and a position taken by a dequeuer either gives it the element or fails its offer
         // (which then finds the closed link)
@@ -513,7 +528,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      * @return the count, from 1
      */
     public long ringsAllocated() {
-        return (long) ALLOCATED.getVolatile(this);
+        return lvRingsAllocated();
     }
 
     /**
@@ -532,14 +547,10 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     @Override
     public Iterator<E> iterator() {
-        // volatile load: the head ring, read before the last one so that the last is reachable
+        // the head ring, read before the last one so that the last is reachable
         final PrqRing first = lvHeadRing();
-        PrqRing last = first;
-        PrqRing next;
-        while ((next = last.lvNext()) != null && next != CLOSED_LINK) {
-            last = next;
-        }
-        // volatile load, after last was found: every offer that completed before this call put
+        final PrqRing last = RINGS.last(first);
+        // after last was found: every offer that completed before this call put
         // its element below this position of last, or into an earlier ring
         return new PrqIterator<>(first, last, last.lvTail() & ~PrqRing.CLOSED);
     }

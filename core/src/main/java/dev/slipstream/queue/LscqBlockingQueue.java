@@ -46,8 +46,6 @@ import java.util.concurrent.TimeUnit;
  * @param <E> the element type; null elements are rejected
  */
 public final class LscqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
-    private final LscqQueue<E> unbounded;
-
     /**
      * Creates a queue with {@link LscqQueue#DEFAULT_SEGMENT_CAPACITY} elements per segment that
      * waits with a {@link HybridWaitStrategy}.
@@ -66,17 +64,12 @@ public final class LscqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
      * @throws NullPointerException if {@code waitStrategy} is null
      */
     public LscqBlockingQueue(final int segmentCapacity, final WaitStrategy waitStrategy) {
-        this(new LscqQueue<>(segmentCapacity), waitStrategy);
-    }
-
-    private LscqBlockingQueue(final LscqQueue<E> unbounded, final WaitStrategy waitStrategy) {
-        super(unbounded, waitStrategy);
-        this.unbounded = unbounded;
+        super(new LscqQueue<>(segmentCapacity), waitStrategy);
     }
 
     /** For tests: every segment's counters start at {@code start}, 0 to 2^62. */
     LscqBlockingQueue(final int segmentCapacity, final WaitStrategy waitStrategy, final long start) {
-        this(new LscqQueue<>(segmentCapacity, true, start), waitStrategy);
+        super(new LscqQueue<>(segmentCapacity, true, start), waitStrategy);
     }
 
     /**
@@ -85,6 +78,6 @@ public final class LscqBlockingQueue<E> extends UnboundedBlockingQueue<E> {
      * @return a power of two
      */
     public int segmentCapacity() {
-        return unbounded.segmentCapacity();
+        return ((LscqQueue<E>) unbounded).segmentCapacity();
     }
 }

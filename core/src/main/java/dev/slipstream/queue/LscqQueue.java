@@ -1,7 +1,6 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.sequence.Backoff;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
@@ -109,30 +108,15 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     static final Backoff GATE_WAIT = new Backoff(128, 1_000, 0L, 0L);
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle ALLOCATING;
-    private static final VarHandle ALLOCATED;
-    private static final VarHandle LINKED;
-    private static final VarHandle BYPASSES;
-    private static final VarHandle CLOSED;
-    private static final VarHandle NEXT;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(LscqHeadField.class, "headSegment", Segment.class);
-            TAIL = lookup.findVarHandle(LscqTailField.class, "tailSegment", Segment.class);
-            ALLOCATING = lookup.findVarHandle(LscqAllocation.class, "allocating", int.class);
-            ALLOCATED = lookup.findVarHandle(LscqAllocation.class, "segmentsAllocated", long.class);
-            LINKED = lookup.findVarHandle(LscqAllocation.class, "segmentsLinked", long.class);
-            BYPASSES = lookup.findVarHandle(LscqAllocation.class, "gateBypasses", long.class);
-            CLOSED = lookup.findVarHandle(LscqAllocation.class, "closed", boolean.class);
-            NEXT = lookup.findVarHandle(Segment.class, "next", Segment.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HEAD = FieldHandles.of(LscqHeadField.class, "headSegment", Segment.class);
+    private static final VarHandle TAIL = FieldHandles.of(LscqTailField.class, "tailSegment", Segment.class);
+    private static final VarHandle ALLOCATING = FieldHandles.of(LscqAllocation.class, "allocating", int.class);
+    private static final VarHandle ALLOCATED =
+            FieldHandles.of(LscqAllocation.class, "segmentsAllocated", long.class);
+    private static final VarHandle LINKED = FieldHandles.of(LscqAllocation.class, "segmentsLinked", long.class);
+    private static final VarHandle BYPASSES = FieldHandles.of(LscqAllocation.class, "gateBypasses", long.class);
+    private static final VarHandle CLOSED = FieldHandles.of(LscqAllocation.class, "closed", boolean.class);
+    private static final VarHandle NEXT = FieldHandles.of(Segment.class, "next", Segment.class);
 
     /** One bounded SCQ whose allocated ring can be finalized, and the link to the next one. */
     static final class Segment extends Scq {
@@ -143,25 +127,58 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
             super(order, remap, start, true);
         }
 
-        Segment next() {
-            // acquire: a successor is seen fully built, holding its first element
+        /** Acquire: a successor is seen fully built, holding its first element. */
+        Segment laNext() {
             return (Segment) NEXT.getAcquire(this);
         }
 
+        /** Publishes the successor built by this thread. */
         boolean casNext(final Segment successor) {
-            // volatile CAS: publishes the successor built by this thread
             return NEXT.compareAndSet(this, null, successor);
         }
 
         @Override
         Scq successor() {
-            final Segment n = next();
+            final Segment n = laNext();
             return n == CLOSED_LINK ? null : n;
         }
     }
 
     /** Linked after the last segment by close(): no segment can follow it. */
     private static final Segment CLOSED_LINK = new Segment(0, false, 0L);
+
+    /** The walks over the segments: acquire loads, as the polls read the list. */
+    private static final RingWalk<LscqQueue<?>, Segment> RINGS = new RingWalk<>() {
+        @Override
+        Segment head(final LscqQueue<?> queue) {
+            return queue.laHead();
+        }
+
+        @Override
+        Segment next(final Segment ring) {
+            return (Segment) ring.successor();
+        }
+
+        @Override
+        Object peekRing(final Segment ring) {
+            return ring.peek();
+        }
+
+        @Override
+        long countRing(final Segment ring) {
+            return ring.countElements();
+        }
+
+        @Override
+        int drainHead(final LscqQueue<?> queue, final Consumer<Object> sink, final int limit) {
+            return queue.laHead().drain(sink, limit);
+        }
+
+        @Override
+        Object poll(final LscqQueue<?> queue) {
+            return queue.poll();
+        }
+    };
 
     private final int order;
     private final boolean remap;
@@ -226,9 +243,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
     public boolean offer(final E e) {
         Objects.requireNonNull(e, "element must not be null");
         // Hot path, small enough to be inlined.
-        // acquire: the tail segment and everything written before it was linked
-        final Segment t = (Segment) TAIL.getAcquire(this);
-        if (t.next() == null) {
+        final Segment t = laTail();
+        if (t.laNext() == null) {
             if (t.offer(e)) {
                 return true;
             }
@@ -247,16 +263,16 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
         // while the tail stays there (a moving tail means the gate holder is not stalled)
         Segment waitedAt = null;
         int waits = 0;
+        int closing = 0;
         while (true) {
-            // acquire: the tail segment and everything written before it was linked
-            final Segment t = (Segment) TAIL.getAcquire(this);
-            final Segment next = t.next();
+            final Segment t = laTail();
+            final Segment next = t.laNext();
             if (next != null) {
                 if (next == CLOSED_LINK) {
                     return false;
                 }
-                // help a slow linker: volatile CAS, a lost race means someone else moved it
-                TAIL.compareAndSet(this, t, next);
+                // help a slow linker: a lost race means someone else moved it
+                casTail(t, next);
                 continue;
             }
             if (t != waitedAt) {
@@ -272,10 +288,11 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
             if (appendSegment(t, e, GATE_WAIT.phaseAt(waits) == Backoff.Phase.PARK)) {
                 return true;
             }
-            if ((boolean) CLOSED.getVolatile(this)) {
-                // volatile load: close() finalizes the tail and links CLOSED_LINK right after
+            if (lvClosed()) {
+                // close() finalizes the tail and links CLOSED_LINK right after: wait for that,
+                // counted apart from the gate's waits, which it must not turn into a bypass
                 waits = 0;
-                Thread.onSpinWait();
+                GATE_WAIT.idleAt(closing++);
                 continue;
             }
             GATE_WAIT.idleAt(waits++);
@@ -289,36 +306,32 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      * @return true if {@code e} is in the queue
      */
     private boolean appendSegment(final Segment t, final E e, final boolean bypass) {
-        // volatile load, then CAS: one allocating producer at a time; waiters only read the
-        // gate, so they do not pull its cache line back and forth while they wait
-        final boolean gate = (int) ALLOCATING.getVolatile(this) == 0 && ALLOCATING.compareAndSet(this, 0, 1);
+        // load, then CAS: one allocating producer at a time; waiters only read the gate, so
+        // they do not pull its cache line back and forth while they wait
+        final boolean gate = lvAllocating() == 0 && casAllocating(0, 1);
         if (!gate && !bypass) {
             return false;
         }
         try {
-            if (t.next() != null || (boolean) CLOSED.getVolatile(this)) {
+            if (t.laNext() != null || lvClosed()) {
                 return false; // someone linked one (or the queue closed) meanwhile: retry there
             }
             if (!gate) {
-                // volatile FAA: a statistic, on the rare path only
-                BYPASSES.getAndAdd(this, 1L);
+                faaBypasses(1L); // a statistic, on the rare path only
             }
             final Segment s = new Segment(order, remap, start);
-            // volatile FAA: a statistic, once per segment
-            ALLOCATED.getAndAdd(this, 1L);
+            faaAllocated(1L); // a statistic, once per segment
             s.offer(e); // private to this thread: cannot fail on an empty segment
             if (t.casNext(s)) {
-                // volatile FAA: a statistic, once per segment
-                LINKED.getAndAdd(this, 1L);
-                // volatile CAS: a lost race means another thread already helped
-                TAIL.compareAndSet(this, t, s);
+                faaLinked(1L); // a statistic, once per segment
+                casTail(t, s); // a lost race means another thread already helped
                 return true;
             }
             return false; // lost to a bypassing producer or to close(): s is dropped
         } finally {
             if (gate) {
-                // release: the next gate holder sees the link made above
-                ALLOCATING.setRelease(this, 0);
+                // the next gate holder sees the link made above
+                soAllocating(0);
             }
         }
     }
@@ -332,8 +345,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
     @SuppressWarnings("unchecked")
     public E poll() {
         // Hot path, small enough to be inlined.
-        // acquire: the head segment as linked
-        final Segment h = (Segment) HEAD.getAcquire(this);
+        final Segment h = laHead();
         final Object e = h.poll();
         if (e != null) {
             return (E) e;
@@ -345,7 +357,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
     @SuppressWarnings("unchecked")
     private E pollSlow(Segment h) {
         while (true) {
-            final Segment next = h.next();
+            final Segment next = h.laNext();
             if (next == null || next == CLOSED_LINK) {
                 return null;
             }
@@ -356,10 +368,9 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
             if (e != null) {
                 return (E) e;
             }
-            // volatile CAS: retire h; a lost race means another consumer already did
-            HEAD.compareAndSet(this, h, next);
-            // acquire: the head segment as linked
-            h = (Segment) HEAD.getAcquire(this);
+            // retire h; a lost race means another consumer already did
+            casHead(h, next);
+            h = laHead();
             e = h.poll();
             if (e != null) {
                 return (E) e;
@@ -378,16 +389,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
     @Override
     @SuppressWarnings("unchecked")
     public E peek() {
-        // acquire: the head segment as linked
-        Segment s = (Segment) HEAD.getAcquire(this);
-        while (s != null && s != CLOSED_LINK) {
-            final Object e = s.peek();
-            if (e != null) {
-                return (E) e;
-            }
-            s = s.next();
-        }
-        return null;
+        return (E) RINGS.peek(this);
     }
 
     /**
@@ -412,14 +414,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     @Override
     public int size() {
-        long size = 0;
-        // acquire: the head segment as linked
-        Segment s = (Segment) HEAD.getAcquire(this);
-        while (s != null && s != CLOSED_LINK) {
-            size += s.countElements();
-            s = s.next();
-        }
-        return (int) Math.min(size, Integer.MAX_VALUE);
+        return RINGS.size(this);
     }
 
     /**
@@ -433,27 +428,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      * @throws IllegalArgumentException if {@code limit} is negative
      */
     @Override
-    @SuppressWarnings("unchecked")
     public int drain(final Consumer<? super E> consumer, final int limit) {
-        Objects.requireNonNull(consumer, "consumer must not be null");
-        ScqQueue.checkLimit(limit);
-        final Consumer<Object> sink = (Consumer<Object>) consumer;
-        int n = 0;
-        while (n < limit) {
-            // acquire: the head segment as linked
-            final Segment h = (Segment) HEAD.getAcquire(this);
-            n += h.drain(sink, limit - n);
-            if (n == limit) {
-                break;
-            }
-            final Object e = poll(); // crosses to the next segment, or finds the queue empty
-            if (e == null) {
-                break;
-            }
-            n++;
-            sink.accept(e);
-        }
-        return n;
+        return RINGS.drain(this, consumer, limit);
     }
 
     /**
@@ -484,13 +460,12 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     @Override
     public void close() {
-        // volatile store: producers that find the tail full stop allocating
-        CLOSED.setVolatile(this, true);
+        // producers that find the tail full stop allocating
+        svClosed(true);
         while (true) {
-            // acquire: the tail segment as linked
-            Segment t = (Segment) TAIL.getAcquire(this);
+            Segment t = laTail();
             Segment next;
-            while ((next = t.next()) != null && next != CLOSED_LINK) {
+            while ((next = t.laNext()) != null && next != CLOSED_LINK) {
                 t = next;
             }
             if (next == CLOSED_LINK) {
@@ -511,8 +486,7 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      */
     @Override
     public boolean isClosed() {
-        // volatile load
-        return (boolean) CLOSED.getVolatile(this);
+        return lvClosed();
     }
 
     /**
@@ -549,13 +523,12 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
         if (!isClosed()) {
             return false;
         }
-        // acquire: the head segment as linked
-        final Segment h = (Segment) HEAD.getAcquire(this);
-        final Segment next = h.next();
+        final Segment h = laHead();
+        final Segment next = h.laNext();
         if (next != CLOSED_LINK) {
             return false; // more segments, or close() still linking
         }
-        if (h.aq.head() - h.aq.tail() >= 0) {
+        if (h.aq.lvHead() - h.aq.lvTailPosition() >= 0) {
             return true;
         }
         // positions left between head and tail: make the next poll search them
@@ -600,15 +573,11 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
     @Override
     public Iterator<E> iterator() {
         // acquire: the head segment as linked, read before the last one so that it is reachable
-        final Segment first = (Segment) HEAD.getAcquire(this);
-        Segment last = first;
-        Segment next;
-        while ((next = last.next()) != null && next != CLOSED_LINK) {
-            last = next;
-        }
-        // volatile load (in tail()), after last was found: every offer that completed before
-        // this call put its element below this position of last, or into an earlier segment
-        return new ScqIterator<>(first, last, last.aq.tail());
+        final Segment first = laHead();
+        final Segment last = RINGS.last(first);
+        // volatile, after last was found: every offer that completed before this call put its
+        // element below this position of last, or into an earlier segment
+        return new ScqIterator<>(first, last, last.aq.lvTailPosition());
     }
 
     /**
@@ -619,6 +588,58 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
      * @return the count, from 1
      */
     public long segmentsAllocated() {
+        return lvAllocated();
+    }
+
+    private Segment laHead() {
+        return (Segment) HEAD.getAcquire(this);
+    }
+
+    private boolean casHead(final Segment expected, final Segment value) {
+        return HEAD.compareAndSet(this, expected, value);
+    }
+
+    private Segment laTail() {
+        return (Segment) TAIL.getAcquire(this);
+    }
+
+    private boolean casTail(final Segment expected, final Segment value) {
+        return TAIL.compareAndSet(this, expected, value);
+    }
+
+    private int lvAllocating() {
+        return (int) ALLOCATING.getVolatile(this);
+    }
+
+    private boolean casAllocating(final int expected, final int value) {
+        return ALLOCATING.compareAndSet(this, expected, value);
+    }
+
+    private void soAllocating(final int value) {
+        ALLOCATING.setRelease(this, value);
+    }
+
+    private boolean lvClosed() {
+        return (boolean) CLOSED.getVolatile(this);
+    }
+
+    private void svClosed(final boolean value) {
+        CLOSED.setVolatile(this, value);
+    }
+
+    private long lvAllocated() {
         return (long) ALLOCATED.getVolatile(this);
+    }
+
+    private void faaAllocated(final long delta) {
+        ALLOCATED.getAndAdd(this, delta);
+    }
+
+    private void faaLinked(final long delta) {
+        LINKED.getAndAdd(this, delta);
+    }
+
+    private void faaBypasses(final long delta) {
+        BYPASSES.getAndAdd(this, delta);
     }
 }

@@ -117,22 +117,11 @@ final class PrqRing extends PrqRingPad2 {
     /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */
     static final int REMAP_SHIFT = 4;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
-    private static final VarHandle NEXT;
+    private static final VarHandle HEAD = FieldHandles.of(PrqRingHead.class, "head", long.class);
+    private static final VarHandle TAIL = FieldHandles.of(PrqRingTail.class, "tail", long.class);
+    private static final VarHandle NEXT = FieldHandles.of(PrqRing.class, "next", PrqRing.class);
     private static final VarHandle EPOCHS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle VALUES = MethodHandles.arrayElementVarHandle(Object[].class);
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(PrqRingHead.class, "head", long.class);
-            TAIL = lookup.findVarHandle(PrqRingTail.class, "tail", long.class);
-            NEXT = lookup.findVarHandle(PrqRing.class, "next", PrqRing.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     /** The placeholder an enqueuer puts into an unsafe empty cell before it writes the epoch. */
     static final class Reservation {
@@ -210,9 +199,26 @@ final class PrqRing extends PrqRingPad2 {
     }
 
     boolean casNext(final PrqRing ring) {
-        // volatile CAS: publishes the new ring's plain initialisation (release) to the threads
-        // that read next with lvNext (acquire)
+        // publishes the new ring's plain initialisation (release) to the threads that read next
+        // with lvNext (acquire)
         return NEXT.compareAndSet(this, null, ring);
+    }
+
+    private long faaHead(final long delta) {
+        return (long) HEAD.getAndAdd(this, delta);
+    }
+
+    private long faaTail(final long delta) {
+        return (long) TAIL.getAndAdd(this, delta);
+    }
+
+    private boolean casTail(final long expected, final long value) {
+        return TAIL.compareAndSet(this, expected, value);
+    }
+
+    /** The old word is not needed, so the JIT may emit a plain atomic OR. */
+    private void faoTail(final long bits) {
+        TAIL.getAndBitwiseOr(this, bits);
     }
 
     long lvEpoch(final int j) {
@@ -221,6 +227,20 @@ final class PrqRing extends PrqRingPad2 {
 
     Object lvValue(final int j) {
         return VALUES.getVolatile(values, j);
+    }
+
+    /** Returns the witness, so that a failed CAS needs no second load. */
+    private long caxEpoch(final int j, final long expected, final long value) {
+        return (long) EPOCHS.compareAndExchange(epochs, j, expected, value);
+    }
+
+    /** Returns the witness, so that a failed CAS needs no second load. */
+    private Object caxValue(final int j, final Object expected, final Object value) {
+        return VALUES.compareAndExchange(values, j, expected, value);
+    }
+
+    private void soValue(final int j, final Object value) {
+        VALUES.setRelease(values, j, value);
     }
 
     private boolean casEpoch(final int j, final long expected, final long value) {
@@ -243,8 +263,8 @@ final class PrqRing extends PrqRingPad2 {
      * @return true if enqueued; false if the ring is closed
      */
     boolean offer(final Object e) {
-        // volatile FAA: the position; orders the cell reads after it
-        final long t = (long) TAIL.getAndAdd(this, 1L);
+        // the position; volatile, so the cell reads stay after it
+        final long t = faaTail(1L);
         if (t < 0) {
             return false; // closed bit
         }
@@ -268,8 +288,7 @@ final class PrqRing extends PrqRingPad2 {
                     return false;
                 }
             }
-            // volatile FAA: the next position
-            t = (long) TAIL.getAndAdd(this, 1L);
+            t = faaTail(1L);
             if (t < 0) {
                 return false; // closed bit
             }
@@ -282,17 +301,17 @@ final class PrqRing extends PrqRingPad2 {
     /** Puts {@code e} into the cell of position {@code t} if that position may still use it. */
     private boolean enqueueAt(final long t, final Object e) {
         final int j = cell(t);
-        // volatile CAS, with no load of the cell before it: the claim. A load first would bring
+        // the claim, with no load of the cell before it. A load first would bring
         // the line over shared and the CAS would then have to take it again; the CAS takes it
         // once. A non-null witness means the cell is occupied (an element, a claim or a
         // reservation), and position t cannot use it
-        if (VALUES.compareAndExchange(values, j, null, e) != null) {
+        if (caxValue(j, null, e) != null) {
             return false;
         }
-        // volatile CAS: the publication, expecting the epoch an earlier lap leaves behind
+        // the publication, expecting the epoch an earlier lap leaves behind
         // (position t - size published or passed: exactly t). Epoch words only grow, so a word
         // still at t means no dequeuer of position t or later has passed the cell
-        long epoch = (long) EPOCHS.compareAndExchange(epochs, j, t, t + size);
+        long epoch = caxEpoch(j, t, t + size);
         if (epoch == t) {
             return true;
         }
@@ -304,9 +323,9 @@ final class PrqRing extends PrqRingPad2 {
         // position t is passed or the cell is unsafe: the element is unpublished and no other
         // thread removes an unpublished element, so a release store takes it back (before any
         // later lap can claim the cell, which needs the null)
-        VALUES.setRelease(values, j, null);
+        soValue(j, null);
         if (epoch < 0) {
-            // volatile load: the word to reserve from
+            // the word to reserve from
             epoch = lvEpoch(j);
             return epoch < 0 && (epoch & ~UNSAFE) <= t && lvHead() <= t && enqueueIntoUnsafe(j, t, epoch, e);
         }
@@ -344,11 +363,10 @@ final class PrqRing extends PrqRingPad2 {
      */
     private boolean close(final long t, final boolean force) {
         if (!force) {
-            // volatile CAS
-            return TAIL.compareAndSet(this, t + 1, (t + 1) | CLOSED);
+            return casTail(t + 1, (t + 1) | CLOSED);
         }
-        // volatile OR: positions taken after it see the bit and fail
-        TAIL.getAndBitwiseOr(this, CLOSED);
+        // positions taken after it see the bit and fail
+        faoTail(CLOSED);
         return true;
     }
 
@@ -357,9 +375,9 @@ final class PrqRing extends PrqRingPad2 {
      * {@link LprqQueue#close()} (an offer that refuses a ring closes it in {@code offer}).
      */
     void closeTail() {
-        // volatile OR: positions taken after it see the bit and fail; a thread that reads the
-        // queue's closed link (CASed after this) sees the bit too
-        TAIL.getAndBitwiseOr(this, CLOSED);
+        // positions taken after it see the bit and fail; a thread that reads the queue's closed
+        // link (CASed after this) sees the bit too
+        faoTail(CLOSED);
     }
 
     /**
@@ -426,16 +444,15 @@ final class PrqRing extends PrqRingPad2 {
      * @return the element, or null if the ring turned out empty
      */
     Object take() {
-        // volatile FAA: the position
-        final long h = (long) HEAD.getAndAdd(this, 1L);
+        final long h = faaHead(1L);
         final int j = cell(h);
-        // volatile loads, epoch first (see offer)
+        // epoch first (see offer)
         final long epoch = lvEpoch(j);
         final Object v = lvValue(j);
         if ((epoch & ~UNSAFE) == h + size && v != null && !(v instanceof Reservation)) {
-            // release store: the element was read above; the enqueuer of the next lap CASes
-            // the null, so it cannot overwrite before this read
-            VALUES.setRelease(values, j, null);
+            // after the read of the element above; the enqueuer of the next lap CASes the null,
+            // so it cannot overwrite before this read
+            soValue(j, null);
             return v;
         }
         return pollAfterMiss(h);
@@ -456,8 +473,7 @@ final class PrqRing extends PrqRingPad2 {
                 fixState();
                 return null;
             }
-            // volatile FAA: the next position
-            h = (long) HEAD.getAndAdd(this, 1L);
+            h = faaHead(1L);
         }
     }
 
@@ -472,7 +488,7 @@ final class PrqRing extends PrqRingPad2 {
         final long mine = h + size;
         int spins = 0;
         while (true) {
-            // volatile loads, epoch first (see offer)
+            // epoch first (see offer)
             final long epoch = lvEpoch(j);
             final Object v = lvValue(j);
             final long index = epoch & ~UNSAFE;
@@ -481,11 +497,11 @@ final class PrqRing extends PrqRingPad2 {
             }
             if (v != null && !(v instanceof Reservation)) {
                 if (index == mine) {
-                    // release store: as in poll()
-                    VALUES.setRelease(values, j, null);
+                    // as in take()
+                    soValue(j, null);
                     return v;
                 }
-                // volatile load: an enqueuer may hold position h and be about to publish its
+                // an enqueuer may hold position h and be about to publish its
                 // claim; give it the same bounded wait as an empty cell
                 final long tail = lvTail();
                 if (epoch >= 0 && (tail & ~CLOSED) > h && tail >= 0 && spins++ <= ENQUEUER_PATIENCE) {
@@ -520,7 +536,7 @@ final class PrqRing extends PrqRingPad2 {
             } else {
                 // empty, or this position's own reservation (a reservation under the epoch
                 // h + size can only be that of the enqueuer of h)
-                // volatile load: a close or a tail fixed back behind h ends the wait at once
+                // a close or a tail fixed back behind h ends the wait at once
                 final long tail = lvTail();
                 if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
                     // no enqueuer is coming for position h, or it took too long: invalidate
@@ -550,8 +566,7 @@ final class PrqRing extends PrqRingPad2 {
             if (t < 0 || h <= t) {
                 return;
             }
-            // volatile CAS
-            if (TAIL.compareAndSet(this, t, h)) {
+            if (casTail(t, h)) {
                 return;
             }
         }

@@ -6,7 +6,6 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.TimeoutException;
 import dev.slipstream.sequence.WaitStrategy;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
@@ -57,15 +56,7 @@ final class QueueSignal extends QueueSignalPad1 {
      */
     private static final Backoff TIMED_WAIT = new Backoff(200, 20, 5_000L, MAX_TIMED_PARK_NANOS);
 
-    private static final VarHandle WAITING;
-
-    static {
-        try {
-            WAITING = MethodHandles.lookup().findVarHandle(QueueSignalWaiting.class, "waiting", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle WAITING = FieldHandles.of(QueueSignalWaiting.class, "waiting", int.class);
 
     /** Moves once per signalling operation that found a waiter; starts at 0. */
     private final Sequence events = new Sequence(0L);
@@ -86,9 +77,9 @@ final class QueueSignal extends QueueSignalPad1 {
 
     /** Called after an operation that may let a waiter proceed. */
     void signal() {
-        // volatile load, after the operation's last volatile write: sees a waiter that registered
+        // volatile, after the operation's last volatile write: sees a waiter that registered
         // before that write (StoreLoad on both sides)
-        if ((int) WAITING.getVolatile(this) != 0) {
+        if (lvWaiting() != 0) {
             // volatile FAA: the counter the waiters wait on moves past what they read
             events.incrementAndGet();
             strategy.signalAllWhenBlocking();
@@ -97,19 +88,26 @@ final class QueueSignal extends QueueSignalPad1 {
 
     /** Announces a waiter; call before {@link #seen()} and the re-check of the queue. */
     void register() {
-        // volatile FAA: a signalling operation that completes after this sees the waiter
-        WAITING.getAndAdd(this, 1);
+        // a signalling operation that completes after this sees the waiter
+        faaWaiting(1);
     }
 
     /** Withdraws a waiter registered with {@link #register()}. */
     void deregister() {
-        // volatile FAA
-        WAITING.getAndAdd(this, -1);
+        faaWaiting(-1);
+    }
+
+    private int lvWaiting() {
+        return (int) WAITING.getVolatile(this);
+    }
+
+    private void faaWaiting(final int delta) {
+        WAITING.getAndAdd(this, delta);
     }
 
     /** The event counter, read before the waiter re-checks the queue. */
     long seen() {
-        // volatile load: ordered after register() and before the re-check
+        // ordered after register() and before the re-check
         return events.getVolatile();
     }
 
@@ -144,7 +142,7 @@ final class QueueSignal extends QueueSignalPad1 {
      */
     boolean awaitNanos(final long seen, final long start, final long nanos) throws InterruptedException {
         long attempt = 0;
-        // volatile load: the counter, as in seen()
+        // as in seen()
         while (events.getVolatile() == seen) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();

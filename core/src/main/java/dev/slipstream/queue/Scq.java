@@ -151,22 +151,22 @@ class Scq {
     final Object peek() {
         restart:
         while (true) {
-            final long h = aq.head();
+            final long h = aq.lvHead();
             for (long p = h; ; p++) {
-                if (aq.tail() - p <= 0) {
-                    if (aq.head() == h) {
+                if (aq.lvTailPosition() - p <= 0) {
+                    if (aq.lvHead() == h) {
                         return null;
                     }
                     continue restart;
                 }
-                final long entry = aq.entryAt(p);
+                final long entry = aq.lvEntryAt(p);
                 final int i = aq.indexAt(entry, p);
                 if (i >= 0) {
                     // plain load, validated below
                     final Object e = data[DATA_PAD + i];
                     // the load above completes before the re-checks below
                     VarHandle.acquireFence();
-                    if (e != null && aq.head() == h && aq.entryAt(p) == entry) {
+                    if (e != null && aq.lvHead() == h && aq.lvEntryAt(p) == entry) {
                         return e;
                     }
                     continue restart;
@@ -180,7 +180,7 @@ class Scq {
      * taken while it was read; null otherwise. Writes nothing.
      */
     final Object elementAt(final long p) {
-        final long entry = aq.entryAt(p);
+        final long entry = aq.lvEntryAt(p);
         final int i = aq.indexAt(entry, p);
         if (i < 0) {
             return null; // ⊥, or an entry of another lap: position p holds no element now
@@ -192,7 +192,7 @@ class Scq {
         // unchanged entry: nobody consumed p meanwhile, so data[i] was not yet handed to a later
         // producer and e is the element of position p (a consumed entry never comes back: the
         // consumer's atomic add leaves it ⊥ until a later lap's cycle is written)
-        return e != null && aq.entryAt(p) == entry ? e : null;
+        return e != null && aq.lvEntryAt(p) == entry ? e : null;
     }
 
     /**
@@ -204,13 +204,13 @@ class Scq {
      */
     final int countElements() {
         // volatile loads, head then tail: positions below the head are taken or being taken;
-        // each entry is then read volatile (entryAt), seeing the CAS that wrote it
-        long p = aq.head();
-        final long t = aq.tail();
+        // each entry is then read volatile (lvEntryAt), seeing the CAS that wrote it
+        long p = aq.lvHead();
+        final long t = aq.lvTailPosition();
         int count = 0;
         int sinceHead = 0;
         while (t - p > 0 && count < capacity) {
-            final long entry = aq.entryAt(p);
+            final long entry = aq.lvEntryAt(p);
             if (aq.indexAt(entry, p) >= 0) {
                 count++;
             }
@@ -219,7 +219,7 @@ class Scq {
                 // a scan that falls behind the consumers jumps to the head instead of walking
                 // positions that are already taken
                 sinceHead = 0;
-                final long h = aq.head();
+                final long h = aq.lvHead();
                 if (h - p > 0) {
                     p = h;
                 }

@@ -46,7 +46,7 @@ final class ScqIterator<E> extends LookAheadIterator<E> {
 
     /** An iterator over one bounded SCQ, ending at its current tail. */
     static <E> ScqIterator<E> of(final Scq scq) {
-        return new ScqIterator<>(scq, scq, scq.aq.tail());
+        return new ScqIterator<>(scq, scq, scq.aq.lvTailPosition());
     }
 
     private void enter(final Scq s) {
@@ -54,8 +54,8 @@ final class ScqIterator<E> extends LookAheadIterator<E> {
         // volatile loads: the walk starts at the head as it is now (positions below it are
         // taken or being taken) and ends at the tail (a segment that has a successor is
         // finalized, so no element is added to it any more)
-        position = s.aq.head();
-        end = s == last ? lastEnd : s.aq.tail();
+        position = s.aq.lvHead();
+        end = s == last ? lastEnd : s.aq.lvTailPosition();
     }
 
     @Override
@@ -72,7 +72,7 @@ final class ScqIterator<E> extends LookAheadIterator<E> {
                 if (++sinceHead == Scq.SCAN_HEAD_INTERVAL) {
                     // fallen behind the consumers: skip the positions they already took
                     sinceHead = 0;
-                    final long h = s.aq.head();
+                    final long h = s.aq.lvHead();
                     if (h - position > 0) {
                         position = h;
                     }

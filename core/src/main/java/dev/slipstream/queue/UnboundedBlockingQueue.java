@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * @param <E> the element type; null elements are rejected
  */
 abstract class UnboundedBlockingQueue<E> extends SignalledBlockingQueue<E> {
-    private final ClosableBatchQueue<E> unbounded;
+    /** The queue inside; the subclass names its capacity. */
+    final ClosableBatchQueue<E> unbounded;
 
     UnboundedBlockingQueue(final ClosableBatchQueue<E> unbounded, final WaitStrategy waitStrategy) {
         super(unbounded, waitStrategy);

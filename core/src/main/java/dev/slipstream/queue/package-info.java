@@ -7,5 +7,17 @@
  * was), and each has a {@link java.util.concurrent.BlockingQueue} variant whose {@code take}
  * waits without a lock: {@link dev.slipstream.queue.LprqBlockingQueue} and {@link
  * dev.slipstream.queue.LscqBlockingQueue}.
+ *
+ * <h2>Memory ordering at the call</h2>
+ * Every access to a field or array element shared between threads goes through a private (or
+ * package-private) accessor whose name is the access mode's prefix and the field's name, as in
+ * {@link dev.slipstream.sequence}, whose package documentation has the table: {@code lv}/{@code
+ * sv} volatile load/store, {@code la} acquire load, {@code so} ordered (release) store, {@code
+ * lr}/{@code sr} relaxed (opaque), {@code cas} volatile compare-and-set, {@code faa} volatile
+ * fetch-and-add. This package adds two: {@code cax}, a volatile compare-and-exchange that
+ * returns the witness (so that a failed CAS needs no second load), and {@code fao}, a volatile
+ * fetch-and-OR whose old value is not used. A comment at the call says why that mode, where
+ * the name alone does not. Plain fields written before an object is published (a new ring, a
+ * new segment) need no accessor: the CAS or release that links them publishes them.
  */
 package dev.slipstream.queue;

@@ -15,6 +15,7 @@ import dev.slipstream.wait.SleepingWaitStrategy;
 import dev.slipstream.wait.TimeoutBlockingWaitStrategy;
 import dev.slipstream.wait.YieldingWaitStrategy;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -96,13 +97,8 @@ class ClosedBlockingQueueTest {
             final Function<WaitStrategy, UnboundedBlockingQueue<Integer>> factory, final WaitStrategy ws)
             throws Exception {
         final UnboundedBlockingQueue<Integer> q = factory.apply(ws);
-        final AtomicReference<Object> got = new AtomicReference<>();
-        final Thread taker = start(() -> got.set(q.take()), got);
-        awaitWaiters(q, 1);
-        q.close();
-        taker.join();
-        assertInstanceOf(QueueClosedException.class, got.get(), "the waiting taker is released by the close");
-        assertEquals(0, QueueInternals.waiting(q.notEmpty), "no waiter left registered");
+        assertInstanceOf(QueueClosedException.class, waitThroughClose(q, q::take),
+                "the waiting taker is released by the close");
     }
 
     @ParameterizedTest
@@ -111,13 +107,23 @@ class ClosedBlockingQueueTest {
             final Function<WaitStrategy, UnboundedBlockingQueue<Integer>> factory, final WaitStrategy ws)
             throws Exception {
         final UnboundedBlockingQueue<Integer> q = factory.apply(ws);
+        assertNull(waitThroughClose(q, () -> q.poll(1, TimeUnit.HOURS)),
+                "the waiting poll returns null on the close, long before its hour");
+    }
+
+    /**
+     * Closes {@code q} while one consumer waits in {@code waiting}, and returns what the consumer
+     * got: its result or what it threw ("not returned" if neither). No waiter is left registered.
+     */
+    private static Object waitThroughClose(final UnboundedBlockingQueue<Integer> q,
+                                           final Callable<Integer> waiting) throws InterruptedException {
         final AtomicReference<Object> got = new AtomicReference<>("not returned");
-        final Thread poller = start(() -> got.set(q.poll(1, TimeUnit.HOURS)), got);
+        final Thread consumer = start(() -> got.set(waiting.call()), got);
         awaitWaiters(q, 1);
         q.close();
-        poller.join();
-        assertNull(got.get(), "the waiting poll returns null on the close, long before its hour");
+        consumer.join();
         assertEquals(0, QueueInternals.waiting(q.notEmpty), "no waiter left registered");
+        return got.get();
     }
 
     @Test

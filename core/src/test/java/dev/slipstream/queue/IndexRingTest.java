@@ -118,31 +118,31 @@ class IndexRingTest {
     @Test
     void dequeueOnAnEmptyRingDoesNotMoveTheCounters() {
         final IndexRing ring = new IndexRing(3, true, false, 100L, false);
-        assertEquals(-1L, ring.threshold(), "an empty ring starts below zero");
+        assertEquals(-1L, ring.lvThreshold(), "an empty ring starts below zero");
         for (int i = 0; i < 1_000; i++) {
             assertEquals(IndexRing.EMPTY, ring.dequeue());
         }
-        assertEquals(100L, ring.head());
-        assertEquals(100L, ring.tail());
+        assertEquals(100L, ring.lvHead());
+        assertEquals(100L, ring.lvTailPosition());
     }
 
     @Test
     void failedDequeuesRunTheThresholdDownAndCatchTheTailUp() {
         final IndexRing ring = new IndexRing(3, true, false, 0L, false);
         assertTrue(ring.enqueue(5));
-        assertEquals(ring.thresholdMax, ring.threshold());
+        assertEquals(ring.thresholdMax, ring.lvThreshold());
         assertEquals(5, ring.dequeue());
         long rounds = 0;
-        while (ring.threshold() >= 0) {
+        while (ring.lvThreshold() >= 0) {
             assertEquals(IndexRing.EMPTY, ring.dequeue());
             rounds++;
             // catchup: the tail never stays behind the head after a failed dequeue
-            assertEquals(ring.head(), ring.tail());
+            assertEquals(ring.lvHead(), ring.lvTailPosition());
         }
         assertEquals(ring.thresholdMax + 1, rounds, "one failed round per empty dequeue");
-        final long head = ring.head();
+        final long head = ring.lvHead();
         assertEquals(IndexRing.EMPTY, ring.dequeue());
-        assertEquals(head, ring.head(), "below zero: no more rounds");
+        assertEquals(head, ring.lvHead(), "below zero: no more rounds");
     }
 
     @Test
@@ -153,7 +153,7 @@ class IndexRingTest {
         for (int i = 0; i < 37; i++) {
             ring.dequeue(); // head runs far past the tail; catchup drags the tail along
         }
-        assertTrue(ring.tail() - ring.head() >= 0, "tail caught up with head");
+        assertTrue(ring.lvTailPosition() - ring.lvHead() >= 0, "tail caught up with head");
         assertTrue(ring.enqueue(3));
         assertEquals(3, ring.dequeue());
         assertEquals(IndexRing.EMPTY, ring.dequeue());
@@ -186,8 +186,8 @@ class IndexRingTest {
     void finalizeBitIsBit63AndNotPartOfTheCount() {
         final IndexRing ring = new IndexRing(1, true, false, 40L, true);
         ring.finalizeRing();
-        assertEquals(IndexRing.FINALIZE | 40L, ring.rawTail());
-        assertEquals(40L, ring.tail());
+        assertEquals(IndexRing.FINALIZE | 40L, ring.lvTail());
+        assertEquals(40L, ring.lvTailPosition());
     }
 
     @Test

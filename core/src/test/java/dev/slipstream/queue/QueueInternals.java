@@ -1,6 +1,5 @@
 package dev.slipstream.queue;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -8,24 +7,12 @@ import java.lang.invoke.VarHandle;
  * itself has no accessor that exists just for tests.
  */
 final class QueueInternals {
-    private static final VarHandle WAITING;
-    private static final VarHandle ALLOCATING;
-    private static final VarHandle LINKED;
-    private static final VarHandle BYPASSES;
-    private static final VarHandle HEAD_SEGMENT;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            WAITING = lookup.findVarHandle(QueueSignalWaiting.class, "waiting", int.class);
-            ALLOCATING = lookup.findVarHandle(LscqAllocation.class, "allocating", int.class);
-            LINKED = lookup.findVarHandle(LscqAllocation.class, "segmentsLinked", long.class);
-            BYPASSES = lookup.findVarHandle(LscqAllocation.class, "gateBypasses", long.class);
-            HEAD_SEGMENT = lookup.findVarHandle(LscqHeadField.class, "headSegment", LscqQueue.Segment.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle WAITING = FieldHandles.of(QueueSignalWaiting.class, "waiting", int.class);
+    private static final VarHandle ALLOCATING = FieldHandles.of(LscqAllocation.class, "allocating", int.class);
+    private static final VarHandle LINKED = FieldHandles.of(LscqAllocation.class, "segmentsLinked", long.class);
+    private static final VarHandle BYPASSES = FieldHandles.of(LscqAllocation.class, "gateBypasses", long.class);
+    private static final VarHandle HEAD_SEGMENT =
+            FieldHandles.of(LscqHeadField.class, "headSegment", LscqQueue.Segment.class);
 
     private QueueInternals() {
     }
@@ -80,11 +67,11 @@ final class QueueInternals {
 
     /** The raw entry that position {@code position} maps to. */
     static long rawEntry(final IndexRing ring, final long position) {
-        return ring.entryAt(position);
+        return ring.lvEntryAt(position);
     }
 
     /** Whether the finalize bit of the ring's tail is set. */
     static boolean isFinalized(final IndexRing ring) {
-        return (ring.rawTail() & IndexRing.FINALIZE) != 0;
+        return (ring.lvTail() & IndexRing.FINALIZE) != 0;
     }
 }

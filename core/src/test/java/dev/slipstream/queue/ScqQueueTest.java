@@ -36,10 +36,10 @@ class ScqQueueTest {
         for (int i = 0; i < 100; i++) {
             assertNull(q.poll());
         }
-        assertEquals(0L, aq.head(), "fresh queue: the threshold stops polls before the head");
-        assertEquals(0L, aq.tail());
-        assertEquals(0L, fq.head());
-        assertEquals(16L, fq.tail());
+        assertEquals(0L, aq.lvHead(), "fresh queue: the threshold stops polls before the head");
+        assertEquals(0L, aq.lvTailPosition());
+        assertEquals(0L, fq.lvHead());
+        assertEquals(16L, fq.lvTailPosition());
 
         // after traffic: once a poll has found the queue empty for good, polls touch nothing
         for (int i = 0; i < 10; i++) {
@@ -48,18 +48,18 @@ class ScqQueueTest {
         while (q.poll() != null) {
             // drain
         }
-        while (aq.threshold() >= 0) {
+        while (aq.lvThreshold() >= 0) {
             assertNull(q.poll());
         }
-        final long head = aq.head();
-        final long tail = aq.tail();
-        final long threshold = aq.threshold();
+        final long head = aq.lvHead();
+        final long tail = aq.lvTailPosition();
+        final long threshold = aq.lvThreshold();
         for (int i = 0; i < 1000; i++) {
             assertNull(q.poll());
         }
-        assertEquals(head, aq.head());
-        assertEquals(tail, aq.tail());
-        assertEquals(threshold, aq.threshold());
+        assertEquals(head, aq.lvHead());
+        assertEquals(tail, aq.lvTailPosition());
+        assertEquals(threshold, aq.lvThreshold());
         assertTrue(q.offer(42));
         assertEquals(42, q.poll());
     }
@@ -71,7 +71,7 @@ class ScqQueueTest {
         q.offer(1);
         q.poll();
         long polls = 0;
-        while (aq.threshold() >= 0) {
+        while (aq.lvThreshold() >= 0) {
             q.poll();
             polls++;
         }
@@ -93,7 +93,7 @@ class ScqQueueTest {
                 }
                 assertNull(q.poll());
             }
-            assertTrue(QueueInternals.rings(q).aq.head() - start > 300, "the counters went past the boundary");
+            assertTrue(QueueInternals.rings(q).aq.lvHead() - start > 300, "the counters went past the boundary");
         }
     }
 

@@ -82,8 +82,8 @@ public final class QueueTestAccess {
 
         CycleBlindIterator(final Scq scq) {
             this.scq = scq;
-            this.end = scq.aq.tail();
-            this.position = scq.aq.head();
+            this.end = scq.aq.lvTailPosition();
+            this.position = scq.aq.lvHead();
             advance();
         }
 
@@ -92,7 +92,7 @@ public final class QueueTestAccess {
             int sinceHead = 0;
             while (end - position > 0) {
                 final long p = position++;
-                final long entry = scq.aq.entryAt(p);
+                final long entry = scq.aq.lvEntryAt(p);
                 final int emptyIndex = (int) (scq.aq.cycleWord(0L) >>> 1); // 2n - 1, the ⊥ index
                 // SEEDED BUG: the real code (IndexRing.indexAt) also requires
                 // (entry | cycleMask) == cycleWord(p): the entry must belong to p's lap
@@ -100,14 +100,14 @@ public final class QueueTestAccess {
                 if (i != emptyIndex) {
                     final Object e = scq.data[Scq.DATA_PAD + i];
                     java.lang.invoke.VarHandle.acquireFence();
-                    if (e != null && scq.aq.entryAt(p) == entry) {
+                    if (e != null && scq.aq.lvEntryAt(p) == entry) {
                         next = e;
                         return;
                     }
                 }
                 if (++sinceHead == Scq.SCAN_HEAD_INTERVAL) {
                     sinceHead = 0;
-                    final long h = scq.aq.head();
+                    final long h = scq.aq.lvHead();
                     if (h - position > 0) {
                         position = h;
                     }
