@@ -1,7 +1,5 @@
 package dev.slipstream.bench.hotpath;
 
-import dev.slipstream.bench.ring.LmaxRing;
-import dev.slipstream.bench.ring.SlipstreamRing;
 import dev.slipstream.bench.support.ValueEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -71,11 +69,19 @@ public class HotPathBench {
         @Setup(Level.Trial)
         public void setUp() {
             final boolean multi = producers.equals("multi");
-            slip = SlipstreamRing.INSTANCE.ring(multi, ringSize, "yielding");
+            slip = multi
+                    ? dev.slipstream.ring.RingBuffer.createMultiProducer(ValueEvent::new, ringSize,
+                            new dev.slipstream.wait.YieldingWaitStrategy())
+                    : dev.slipstream.ring.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
+                            new dev.slipstream.wait.YieldingWaitStrategy());
             slipRead = new dev.slipstream.sequence.Sequence();
             slip.addGatingSequences(slipRead);
             slipBarrier = slip.newBarrier();
-            lmax = LmaxRing.INSTANCE.ring(multi, ringSize, "yielding");
+            lmax = multi
+                    ? com.lmax.disruptor.RingBuffer.createMultiProducer(ValueEvent::new, ringSize,
+                            new com.lmax.disruptor.YieldingWaitStrategy())
+                    : com.lmax.disruptor.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
+                            new com.lmax.disruptor.YieldingWaitStrategy());
             lmaxRead = new com.lmax.disruptor.Sequence();
             lmax.addGatingSequences(lmaxRead);
             lmaxBarrier = lmax.newBarrier();

@@ -1,8 +1,5 @@
 package dev.slipstream.bench.hotpath;
 
-import dev.slipstream.bench.ring.LmaxRing;
-import dev.slipstream.bench.ring.RingLibrary;
-import dev.slipstream.bench.ring.SlipstreamRing;
 import dev.slipstream.bench.support.ValueEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * invocation, on a ring with no consumer (no gating sequence, so a claim never waits). One thread
  * and no cache line shared with another core: the score is the cost of each library's producer
  * path per event, the part of a continuous stream that the producer pays whatever the consumer
- * does. The ring is the adapter's with the yielding strategy (it never waits here).
+ * does. Each library's loop lives in its own class, so each is compiled as a user's loop would be.
  *
  * <pre>{@code
  * benchmarks/scripts/interleaved.sh 10 ProducerPathBench - \
@@ -49,7 +46,7 @@ public class ProducerPathBench {
     @Param({"65536"})
     public int ringSize;
 
-    private Producer<?> producer;
+    private Producer producer;
 
     /** Creates the benchmark (JMH does). */
     public ProducerPathBench() {
@@ -59,8 +56,8 @@ public class ProducerPathBench {
     @Setup
     public void setUp() {
         producer = switch (impl) {
-            case "slipstream" -> new Producer<>(SlipstreamRing.INSTANCE, ringSize);
-            case "lmax" -> new Producer<>(LmaxRing.INSTANCE, ringSize);
+            case "slipstream" -> new SlipstreamProducer(ringSize);
+            case "lmax" -> new LmaxProducer(ringSize);
             default -> throw new IllegalArgumentException("impl must be slipstream or lmax, got " + impl);
         };
     }
@@ -76,31 +73,54 @@ public class ProducerPathBench {
         return producer.publish(BATCH);
     }
 
-    /**
-     * One library's producer loop, written once over its {@link RingLibrary} adapter. A fork
-     * loads one adapter class only (the other branch of {@link #setUp} never runs), so the
-     * adapter calls in the loop have one target, are inlined, and the loop compiles to the
-     * library's own {@code next / get / publish}, as a user's loop would.
-     */
-    private static final class Producer<R> {
-        private final RingLibrary<R, ?, ?, ?, ?> lib;
-        private final R ring;
+    /** One library's producer loop. */
+    interface Producer {
+        long publish(int events);
+    }
+
+    private static final class SlipstreamProducer implements Producer {
+        private final dev.slipstream.ring.RingBuffer<ValueEvent> ring;
         private long value;
 
-        Producer(final RingLibrary<R, ?, ?, ?, ?> lib, final int ringSize) {
-            this.lib = lib;
-            ring = lib.ring(false, ringSize, "yielding");
+        SlipstreamProducer(final int ringSize) {
+            ring = dev.slipstream.ring.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
+                    new dev.slipstream.wait.YieldingWaitStrategy());
         }
 
-        long publish(final int events) {
+        @Override
+        public long publish(final int events) {
             long seq = -1;
             for (int i = 0; i < events; i++) {
-                seq = lib.next(ring);
-                final ValueEvent e = lib.get(ring, seq);
+                seq = ring.next();
+                final ValueEvent e = ring.get(seq);
                 e.value = ++value;
                 e.a = seq;
                 e.b = i;
-                lib.publish(ring, seq);
+                ring.publish(seq);
+            }
+            return seq;
+        }
+    }
+
+    private static final class LmaxProducer implements Producer {
+        private final com.lmax.disruptor.RingBuffer<ValueEvent> ring;
+        private long value;
+
+        LmaxProducer(final int ringSize) {
+            ring = com.lmax.disruptor.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
+                    new com.lmax.disruptor.YieldingWaitStrategy());
+        }
+
+        @Override
+        public long publish(final int events) {
+            long seq = -1;
+            for (int i = 0; i < events; i++) {
+                seq = ring.next();
+                final ValueEvent e = ring.get(seq);
+                e.value = ++value;
+                e.a = seq;
+                e.b = i;
+                ring.publish(seq);
             }
             return seq;
         }

@@ -92,6 +92,18 @@ public final class LmaxRing extends RingLibrary<RingBuffer<ValueEvent>, Sequence
         ring.publish(sequence);
     }
 
+    @Override
+    public void publishRange(final RingBuffer<ValueEvent> ring, final int producer, final long first, final int n) {
+        final long end = first + n;
+        for (long v = first; v < end; v++) {
+            final long seq = ring.next();
+            final ValueEvent e = ring.get(seq);
+            e.value = v;
+            e.producer = producer;
+            ring.publish(seq);
+        }
+    }
+
     /** Does nothing: the peer's ring cannot be closed, and its producers cannot fail this way. */
     @Override
     public void abort(final RingBuffer<ValueEvent> ring, final Throwable cause) {

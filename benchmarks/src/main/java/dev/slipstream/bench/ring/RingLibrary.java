@@ -80,20 +80,8 @@ public abstract class RingLibrary<R, B, S, H, P extends Runnable> {
     /**
      * The throughput producer loop: claims, fills and publishes {@code n} events one at a time
      * ({@code next / get / publish}), values {@code first ..}, tagged with {@code producer}.
-     * Written once for both libraries: the three calls per event go through this adapter, but a
-     * JVM (a JMH fork, a continuous or latency run) drives one library only, so each call site
-     * sees one adapter class, is monomorphic and is inlined down to the library's own method.
      */
-    public final void publishRange(final R ring, final int producer, final long first, final int n) {
-        final long end = first + n;
-        for (long v = first; v < end; v++) {
-            final long seq = next(ring);
-            final ValueEvent e = get(ring, seq);
-            e.value = v;
-            e.producer = producer;
-            publish(ring, seq);
-        }
-    }
+    public abstract void publishRange(R ring, int producer, long first, int n);
 
     /** After a producer failed: releases producers waiting for space, if the library can. */
     public abstract void abort(R ring, Throwable cause);

@@ -88,6 +88,18 @@ public final class SlipstreamRing extends RingLibrary<RingBuffer<ValueEvent>, Se
         ring.publish(sequence);
     }
 
+    @Override
+    public void publishRange(final RingBuffer<ValueEvent> ring, final int producer, final long first, final int n) {
+        final long end = first + n;
+        for (long v = first; v < end; v++) {
+            final long seq = ring.next();
+            final ValueEvent e = ring.get(seq);
+            e.value = v;
+            e.producer = producer;
+            ring.publish(seq);
+        }
+    }
+
     /** Closes the ring, so that producers waiting for space throw instead of waiting forever. */
     @Override
     public void abort(final RingBuffer<ValueEvent> ring, final Throwable cause) {
