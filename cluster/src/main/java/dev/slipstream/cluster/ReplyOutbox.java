@@ -28,10 +28,6 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@link CommandWireFormat#STATUS_DUPLICATE}. On followers the cluster accepts
  * and discards every reply, so followers run the same pipeline at the same pace.
  *
- * <p>Latency: queueing a reply wakes the service thread if it is parked in its idle back-off, so
- * a reply leaves on the leader's next duty cycle, not after the rest of a park of up to a
- * millisecond.
- *
  * <pre>{@code
  * pipeline.handleEventsWith(book).then((command, sequence, endOfBatch) ->
  *         outbox.reply(command, (buffer, offset, fill) -> {
@@ -119,12 +115,6 @@ public final class ReplyOutbox {
         reply.set(command.clusterSessionId(), command.correlationId(), CommandWireFormat.STATUS_APPLIED, length);
         // never full: there are as many buffers as places in the queue
         ready.offer(reply);
-        // The service thread idles by parking (the cluster's back-off, up to a millisecond) when
-        // the log is quiet; a reply made after its command's callback returned would wait out
-        // that park. Waking it sends the reply now; when it is not parked this only leaves a
-        // permit, and its next idle returns at once. serviceThread is bound before the stages
-        // start, so their thread start makes the plain field visible.
-        LockSupport.unpark(serviceThread);
     }
 
     private Reply takeFree() {

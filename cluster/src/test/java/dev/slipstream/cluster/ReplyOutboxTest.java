@@ -5,13 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** The outbox keeps replies in order, retries pushed-back ones, and is offered from the service thread only. */
@@ -144,49 +140,6 @@ class ReplyOutboxTest {
     void badSizesAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new ReplyOutbox(3, 8));
         assertThrows(IllegalArgumentException.class, () -> new ReplyOutbox(4, 0));
-    }
-
-    @Test
-    void queueingAReplyWakesTheParkedServiceThread() throws InterruptedException {
-        assertTrue(aReplyWakes(true), "the service thread, parked for an hour, did not wake for a reply");
-    }
-
-    /**
-     * The seeded bug: the outbox wakes a thread that is not the parked service thread (as an outbox
-     * that wakes none), so the reply waits out the park.
-     */
-    @Test
-    void theWakeCheckCatchesAnOutboxThatDoesNotWakeTheServiceThread() throws InterruptedException {
-        assertFalse(aReplyWakes(false), "a parked thread nobody unparks woke within the check's wait");
-    }
-
-    /**
-     * Parks a service thread for an hour, queues a reply from this (stage) thread once it is parked,
-     * and says whether the service thread came back within 3 s.
-     */
-    private static boolean aReplyWakes(final boolean bindTheParkedThread) throws InterruptedException {
-        final ReplyOutbox outbox = new ReplyOutbox(2, 8);
-        final CountDownLatch bound = new CountDownLatch(1);
-        final Thread service = new Thread(() -> {
-            if (bindTheParkedThread) {
-                outbox.bindServiceThread(Thread.currentThread());
-            }
-            bound.countDown();
-            LockSupport.parkNanos(TimeUnit.HOURS.toNanos(1));
-        }, "service");
-        if (!bindTheParkedThread) {
-            outbox.bindServiceThread(new Thread(() -> { }, "not-the-service-thread"));
-        }
-        service.setDaemon(true);
-        service.start();
-        bound.await();
-        Await.until("the service thread to park", Duration.ofSeconds(10), Thread::onSpinWait,
-                () -> service.getState() == Thread.State.TIMED_WAITING);
-        outbox.reply(command(5, 1), (b, o, v) -> 0, null);
-        service.join(TimeUnit.SECONDS.toMillis(3));
-        final boolean woke = !service.isAlive();
-        LockSupport.unpark(service);
-        return woke;
     }
 
     /** The seeded bug: a stage thread offers replies itself instead of queueing them. */
