@@ -75,12 +75,16 @@ public final class Journal implements AutoCloseable {
         this.segments = segments;
         this.recovery = recovered.report;
         final boolean sync = config.syncPolicy().kind() != SyncPolicy.Kind.NEVER;
+        final AheadToucher ahead = config.pretouch()
+                ? new AheadToucher(AheadToucher.WINDOW, Segment::casPageWord, Unmapper::unmap)
+                : null;
         this.pretoucher = config.pretouch()
                 ? new SegmentPretoucher(new SpareFiles(config.directory(), config.segmentSize()),
-                        "slipstream-journal-pretouch-" + config.directory().getFileName(), touched)
+                        "slipstream-journal-pretouch-" + config.directory().getFileName(), touched, ahead,
+                        AheadToucher.WINDOW)
                 : null;
         this.writer = new JournalWriter(config, last, recovered.position, recovered.nextSequence, sync,
-                next -> segments.put(next.firstSequence, next.file), pretoucher);
+                next -> segments.put(next.firstSequence, next.file), pretoucher, ahead);
         if (pretoucher != null) {
             pretoucher.start();
         }
@@ -151,8 +155,9 @@ public final class Journal implements AutoCloseable {
                 last.mapping.force();
             }
             if (config.pretouch()) {
-                // the segment the writer starts in: touched here, before the writer exists
-                last.touchPagesFrom(recovered.position);
+                // the first pages the writer writes: touched here, before the writer exists; the
+                // pretoucher's thread keeps the pages after them touched from then on
+                last.touchPages(recovered.position, recovered.position + AheadToucher.WINDOW);
             }
             return new Journal(config, lock, segments, last, recovered, touched);
         } catch (IOException e) {
@@ -368,13 +373,14 @@ public final class Journal implements AutoCloseable {
         }
         try {
             try {
-                writer.close();
-            } finally {
                 if (pretoucher != null) {
-                    // joins the pretoucher's thread before its spare is unmapped, and before the lock
-                    // is released (another writer could otherwise see the spare's file half made)
+                    // joins the pretoucher's thread before the writer unmaps the segment it may be
+                    // touching, and before the lock is released (another writer could otherwise
+                    // see the spare's file half made)
                     pretoucher.close();
                 }
+            } finally {
+                writer.close();
             }
         } finally {
             try {

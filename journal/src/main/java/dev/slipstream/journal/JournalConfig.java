@@ -116,30 +116,29 @@ public final class JournalConfig {
     }
 
     /**
-     * Whether the journal prepares its next segment ahead of the writer: a daemon thread of the
-     * journal's own ({@code slipstream-journal-pretouch-<directory name>}, started by
-     * {@link Journal#open} and stopped and joined by {@link Journal#close}) creates the next
-     * segment file under a temporary name, maps it and writes each of its 4 KiB pages once, so
-     * that the writer, when it rolls to it, takes no page fault on its first write to each page.
-     * Without it the writer takes one minor page fault per page of every new segment. The writer
-     * never waits for the pretoucher: if no spare is ready when it rolls, it creates the segment
-     * itself. Opening the journal also writes each page of the segment the writer starts in, from
-     * its write position on (with a compare-and-set of zero to zero, which changes no byte), on the
-     * opening thread before the writer exists: open takes about as long as one segment's page
-     * faults longer. Segment files hold the same bytes either way. If the thread fails (a full
-     * disk, say), it logs a warning through {@link System.Logger} and stops, and the writer
-     * creates its segments itself from then on.
+     * Whether the journal takes the writer's page faults on a thread of its own: a daemon thread
+     * ({@code slipstream-journal-pretouch-<directory name>}, started by {@link Journal#open} and
+     * stopped and joined by {@link Journal#close}) keeps the 2 MiB after the writer's position
+     * written once (a compare-and-set of zero to zero at each 4 KiB page, which changes no byte),
+     * waking every 2 ms, and creates the next segment file ahead of need under a temporary name,
+     * mapped, its first 2 MiB written once. The writer, which without it takes one minor page
+     * fault per page it writes first, then takes none while the thread keeps ahead of it; it
+     * never waits for the thread (with no spare ready when it rolls, it creates the segment
+     * itself) and leaves the segment it rolls away from to the thread to unmap. Opening the
+     * journal touches the writer's first 2 MiB on the opening thread. Segment files hold the same
+     * bytes either way. If the thread fails (a full disk, say), it logs a warning through
+     * {@link System.Logger} and stops, and the writer does all of it itself from then on.
      *
-     * <p>Off by default: it costs a thread, and one segment more of disk and of page cache (the
-     * spare, every page of it written); it pays off where latency matters and segments roll
-     * often, with any sync policy. A spare left by a crash is a {@code .segment.tmp} file, which
-     * opening the journal deletes and readers never look at.
+     * <p>Off by default: it costs a thread that wakes every 2 ms, and a spare segment of disk;
+     * the pages it makes dirty ahead of the writer are at most 4 MiB more than the writer writes.
+     * A spare left by a crash is a {@code .segment.tmp} file, which opening the journal deletes
+     * and readers never look at.
      *
      * <pre>{@code
      * JournalConfig config = JournalConfig.of(dir).syncPolicy(SyncPolicy.never()).pretouch(true);
      * }</pre>
      *
-     * @param enabled true to prepare each next segment on the pretoucher's thread
+     * @param enabled true to take the writer's page faults on the pretoucher's thread
      * @return a new configuration
      */
     public JournalConfig pretouch(final boolean enabled) {
@@ -147,7 +146,7 @@ public final class JournalConfig {
     }
 
     /**
-     * Whether the next segment is prepared ahead of the writer.
+     * Whether the writer's pages are touched ahead of it on the pretoucher's thread.
      *
      * @return true if it is
      */

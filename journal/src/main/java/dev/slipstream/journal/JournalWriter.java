@@ -22,8 +22,10 @@ import java.util.zip.CRC32C;
  * entry) or {@link #abandon} (zero what the codec wrote). Every byte from the write position to
  * the end of the segment stays zero, which is how a reader finds the end of the data.
  *
- * <p>A roll takes the {@link SegmentPretoucher}'s spare when one is ready (its pages already
- * resident and writable), and otherwise creates the segment itself: it never waits.
+ * <p>A roll takes the {@link SegmentPretoucher}'s spare when one is ready (its first pages already
+ * resident and writable), and otherwise creates the segment itself: it never waits. With a
+ * pretoucher the writer tells its {@link AheadToucher} where it writes, and leaves the segment it
+ * rolls away from to it to unmap.
  */
 final class JournalWriter {
     private final Path directory;
@@ -34,6 +36,8 @@ final class JournalWriter {
     private final Consumer<Segment> onNewSegment;
     /** Null unless the configuration asks for pretouched segments. */
     private final SegmentPretoucher pretoucher;
+    /** Null unless the configuration asks for pretouched segments. */
+    private final AheadToucher ahead;
     private final CRC32C crc = new CRC32C();
     /** Highest sequence written to the page cache: survives a process kill. */
     private final Sequence written;
@@ -57,7 +61,7 @@ final class JournalWriter {
 
     JournalWriter(final JournalConfig config, final Segment segment, final int position, final long nextSequence,
                   final boolean recoveredDurable, final Consumer<Segment> onNewSegment,
-                  final SegmentPretoucher pretoucher) {
+                  final SegmentPretoucher pretoucher, final AheadToucher ahead) {
         this.directory = config.directory();
         this.newSegmentSize = config.segmentSize();
         this.indexInterval = config.indexInterval();
@@ -65,6 +69,7 @@ final class JournalWriter {
         this.syncIntervalNanos = config.syncPolicy().intervalNanos();
         this.onNewSegment = onNewSegment;
         this.pretoucher = pretoucher;
+        this.ahead = ahead;
         this.written = new Sequence(nextSequence - 1);
         this.durable = new Sequence(recoveredDurable ? nextSequence - 1 : Sequence.INITIAL_VALUE);
         this.nextSequence = nextSequence;
@@ -81,6 +86,9 @@ final class JournalWriter {
         final long records = nextSequence - next.firstSequence;
         final int interval = next.indexInterval;
         this.indexCountdown = (int) ((interval - records % interval) % interval);
+        if (ahead != null) {
+            ahead.follow(next.mapping, at);
+        }
     }
 
     long nextSequence() {
@@ -175,6 +183,9 @@ final class JournalWriter {
     void endBatch() {
         // release: a reader of writtenSequence() sees the records up to it in the mapping
         written.set(nextSequence - 1);
+        if (ahead != null) {
+            ahead.writerAt(position);
+        }
         switch (syncKind) {
             case EVERY_BATCH:
                 force();
@@ -233,7 +244,12 @@ final class JournalWriter {
         if (sync) {
             durable.set(nextSequence - 1);
         }
-        Unmapper.unmap(full.mapping);
+        if (ahead != null) {
+            // the toucher may be touching it still: its thread unmaps it after its step
+            ahead.retire(full.mapping);
+        } else {
+            Unmapper.unmap(full.mapping);
+        }
     }
 
     /** The pretoucher's spare if one is ready (its pages resident and writable), else a new file. */
@@ -255,7 +271,10 @@ final class JournalWriter {
         }
     }
 
-    /** Forces (unless the policy is never) and unmaps; the writer is unusable afterwards. */
+    /**
+     * Forces (unless the policy is never) and unmaps; the writer is unusable afterwards. With a
+     * pretoucher, called after its thread has been joined (nothing touches the mapping any more).
+     */
     void close() {
         if (closed) {
             return;

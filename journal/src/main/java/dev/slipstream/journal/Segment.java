@@ -45,7 +45,7 @@ final class Segment {
     /** {@link #check} found a record that fails its check. */
     static final int BAD = -1;
 
-    /** An int of the mapping, compare-and-set by {@link #touchPagesFrom} (a write that never changes a byte). */
+    /** An int of the mapping, compare-and-set by {@link #casPageWord} (a write that never changes a byte). */
     private static final VarHandle PAGE_WORD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /** A record's CRC32C field, read and written with an explicit access mode. */
     private static final VarHandle CRC_FIELD = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -308,20 +308,21 @@ final class Segment {
     }
 
     /**
-     * Makes every page from the one holding {@code from} to the end resident and writable, so that
-     * the writer's first write to each takes no page fault: a compare-and-set of the page's first
-     * int from 0 to 0, which is a write to the page (the processor writes it even when it fails)
-     * and leaves every byte as it was. Called before the writer exists.
+     * Makes every page from the one holding {@code from} to the one before {@code to} (or the end)
+     * resident and writable, so that the writer's first write to each takes no page fault: a
+     * compare-and-set of the page's first int from 0 to 0, which is a write to the page (the
+     * processor writes it even when it fails) and leaves every byte as it was.
      */
-    void touchPagesFrom(final int from) {
-        for (int offset = from & -PAGE; offset < size; offset += PAGE) {
-            casPageWord(offset);
+    void touchPages(final int from, final int to) {
+        for (int offset = from & -PAGE; offset < Math.min(size, to); offset += PAGE) {
+            casPageWord(mapping, offset);
         }
     }
 
-    private void casPageWord(final int offset) {
+    /** Makes the page at {@code offset} resident and writable without changing a byte of it. */
+    static void casPageWord(final ByteBuffer pages, final int offset) {
         // compare-and-set, not a plain store: the write must not change the page when it holds data
-        PAGE_WORD.compareAndSet(mapping, offset, 0, 0);
+        PAGE_WORD.compareAndSet(pages, offset, 0, 0);
     }
 
     /** A view of the whole file for the writer's or reader's own position and limit. */

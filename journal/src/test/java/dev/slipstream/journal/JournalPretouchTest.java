@@ -84,7 +84,7 @@ class JournalPretouchTest {
         Files.copy(last, copy.resolve(last.getFileName()));
         // every page, those holding records included
         final Segment segment = Segment.open(last, true);
-        segment.touchPagesFrom(0);
+        segment.touchPages(0, Integer.MAX_VALUE);
         Unmapper.unmap(segment.mapping);
         assertEquals(-1L, Files.mismatch(last, copy.resolve(last.getFileName())));
         // and as opening does it, from the write position, then writing on
