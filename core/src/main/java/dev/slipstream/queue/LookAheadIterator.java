@@ -15,11 +15,7 @@ abstract class LookAheadIterator<E> implements Iterator<E> {
     /** The element {@link #next()} returns next; null when there is none. */
     private Object next;
 
-    /**
-     * The next element of the walk.
-     *
-     * @return the element, or null once the walk is over (and from then on)
-     */
+    /** The next element of the walk, or null once the walk is over (and from then on). */
     abstract Object findNext();
 
     /** Finds the first element; called by the subclass's constructor, last. */

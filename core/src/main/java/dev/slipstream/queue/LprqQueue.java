@@ -86,9 +86,8 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code toArray},
  *       {@code toString}, {@code forEach}, {@code stream}) is weakly consistent and reads
  *       without writing. {@link #size()} is exact when no other thread operates.</li>
- *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)},
- *       {@code removeAll}, {@code retainAll}, {@code removeIf}, {@code Iterator.remove}) throws
- *       {@link UnsupportedOperationException}.</li>
+ *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)} and the like)
+ *       throws {@link UnsupportedOperationException}.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected
@@ -532,12 +531,8 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     }
 
     /**
-     * A weakly consistent iterator over the elements, oldest first, across the rings. It never
-     * throws {@link java.util.ConcurrentModificationException} and may run while other threads
-     * offer and poll: it returns every element that is in the queue for the whole iteration
-     * exactly once, never returns an element twice, returns elements in FIFO order, and returns
-     * no element offered after it was created; an element polled during the iteration may or
-     * may not be returned. It only reads. {@link Iterator#remove()} is not supported.
+     * A weakly consistent iterator over the elements, oldest first, across the rings, with the
+     * guarantees of {@link ScqQueue#iterator()}. {@link Iterator#remove()} is not supported.
      *
      * <pre>{@code
      * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first

@@ -152,12 +152,8 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * A ring whose counters start at {@code start}, optionally holding one element already (at
      * position {@code start}), for the thread that links it: it is not yet shared, so plain
-     * writes suffice; the CAS that links it publishes them.
-     *
-     * @param size cells, a power of two
-     * @param remap whether consecutive positions are spread over different cache lines
-     * @param start the first position, {@code 0 <= start < 2^62}
-     * @param first the element for position {@code start}, or null for an empty ring
+     * writes suffice; the CAS that links it publishes them. {@code size} is a power of two,
+     * {@code 0 <= start < 2^62}.
      */
     PrqRing(final int size, final boolean remap, final long start, final Object first) {
         this.size = size;
@@ -258,9 +254,6 @@ final class PrqRing extends PrqRingPad2 {
      * <p>The common case, one position that takes the element, is kept small enough for the
      * JIT to inline into the caller's loop; a position that fails goes to
      * {@link #offerAfterMiss}, which the common case never reaches.
-     *
-     * @param e the element, not null
-     * @return true if enqueued; false if the ring is closed
      */
     boolean offer(final Object e) {
         // the position; volatile, so the cell reads stay after it
@@ -383,8 +376,6 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Whether no position between head and tail is left: a dequeue now would find nothing.
      * Head is read before tail, so a true answer held at the moment tail was read.
-     *
-     * @return true if empty
      */
     boolean isEmpty() {
         final long h = lvHead();
@@ -401,10 +392,6 @@ final class PrqRing extends PrqRingPad2 {
      * what makes the queue's empty poll three loads and one branch; {@code Long.compareUnsigned}
      * compiles to a three-way compare and made the same poll slower than four loads
      * (docs/benchmarks/speed-study.md, eighteenth series).
-     *
-     * @param head the head, read first
-     * @param tail the tail, read after the head
-     * @return true if the ring was empty and open
      */
     static boolean isOpenAndEmpty(final long head, final long tail) {
         return (head ^ Long.MIN_VALUE) >= (tail ^ Long.MIN_VALUE);
@@ -413,20 +400,12 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Whether a ring whose head read {@code head}, and whose tail read {@code tail} after it, had
      * a position left for a dequeuer, closed or not.
-     *
-     * @param head the head, read first
-     * @param tail the tail, read after the head
-     * @return true if a dequeue would take a position
      */
     static boolean hasPositions(final long head, final long tail) {
         return head < (tail & ~CLOSED);
     }
 
-    /**
-     * Dequeues the oldest element.
-     *
-     * @return the element, or null if the ring was empty
-     */
+    /** Dequeues the oldest element, or null if the ring was empty. */
     Object poll() {
         if (isEmpty()) {
             return null; // no write to head on an empty ring
@@ -440,8 +419,6 @@ final class PrqRing extends PrqRingPad2 {
      *
      * <p>The common case, a position whose element is there, is kept small enough for the JIT
      * to inline into the caller's loop; anything else goes to {@link #pollAfterMiss}.
-     *
-     * @return the element, or null if the ring turned out empty
      */
     Object take() {
         final long h = faaHead(1L);
@@ -480,8 +457,6 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Takes the element of position {@code h} (already this dequeuer's), or leaves the cell so
      * that no enqueuer can put an element there for {@code h} or an earlier lap.
-     *
-     * @return the element, or null if position {@code h} gave none
      */
     private Object takeOrPass(final long h) {
         final int j = cell(h);
@@ -586,11 +561,7 @@ final class PrqRing extends PrqRingPad2 {
         return (lvEpoch(j) & ~UNSAFE) == p + size ? v : null;
     }
 
-    /**
-     * The first position worth looking at for an element: the head, read now.
-     *
-     * @return a position
-     */
+    /** The first position worth looking at for an element: the head, read now. */
     long firstPosition() {
         return lvHead();
     }
@@ -602,18 +573,12 @@ final class PrqRing extends PrqRingPad2 {
      * was skipped (taken by an offer that failed there, none published or passed), so an element
      * can sit a lap or more past the head. The walk stays short: an offer that fails at a position
      * a ring's length past the head closes the ring.
-     *
-     * @return a position
      */
     long endPosition() {
         return lvTail() & ~CLOSED;
     }
 
-    /**
-     * Counts the elements between head and tail: exact when no other thread operates.
-     *
-     * @return the count
-     */
+    /** Counts the elements between head and tail: exact when no other thread operates. */
     long countElements() {
         final long from = firstPosition();
         final long end = endPosition();
@@ -626,11 +591,7 @@ final class PrqRing extends PrqRingPad2 {
         return n;
     }
 
-    /**
-     * The oldest element present, without removing it; weakly consistent.
-     *
-     * @return the element, or null
-     */
+    /** The oldest element present, without removing it; weakly consistent. */
     Object peek() {
         final long from = firstPosition();
         final long end = endPosition();
