@@ -22,17 +22,8 @@ import java.util.concurrent.TimeUnit;
  * Request next = inbox.take();                    // waits while empty
  * }</pre>
  *
- * <p>{@link #close()} closes the queue to producers and releases every waiting consumer: once
- * the accepted elements are taken, {@link #take()} throws {@link QueueClosedException} and a
- * timed {@link #poll(long, TimeUnit)} returns null, so a consumer thread ends on the close:
- *
- * <pre>{@code
- * try {
- *     while (true) handle(inbox.take());
- * } catch (QueueClosedException closed) {
- *     // inbox.close() was called and every request accepted before it was handled
- * }
- * }</pre>
+ * <p>{@link #close()} closes the queue to producers and releases every waiting consumer, which
+ * then ends on a {@link QueueClosedException} once the accepted elements are taken (see there).
  *
  * <p>The limits of {@link LprqQueue} apply (memory, weakly consistent {@link #iterator()}, no
  * removal from the middle: it throws {@link UnsupportedOperationException}).
