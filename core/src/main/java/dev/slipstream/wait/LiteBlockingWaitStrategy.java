@@ -119,12 +119,10 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
         return "LiteBlockingWaitStrategy";
     }
 
-    /** Volatile load of the signal flag. */
     private long lvSignalNeeded() {
         return (long) SIGNAL_NEEDED.getVolatile(this);
     }
 
-    /** Volatile store of the signal flag. */
     private void svSignalNeeded(final long flag) {
         SIGNAL_NEEDED.setVolatile(this, flag);
     }

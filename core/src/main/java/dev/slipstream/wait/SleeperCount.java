@@ -111,12 +111,10 @@ final class SleeperCount extends SleeperCountRhsPadding {
         svSleepers(0L);
     }
 
-    /** Volatile load of the sleeper count. */
     private long lvSleepers() {
         return (long) SLEEPERS.getVolatile(this);
     }
 
-    /** Volatile store of the sleeper count. */
     private void svSleepers(final long count) {
         SLEEPERS.setVolatile(this, count);
     }
