@@ -17,10 +17,7 @@ abstract class HybridLhsPadding {
     long p01, p02, p03, p04, p05, p06, p07;
 }
 
-/**
- * The count producers read on every publish; written only when a consumer parks or leaves. A
- * long, so that the JVM cannot move it into a 4-byte gap outside the padding.
- */
+/** Parked consumers, read on every publish; a long, so it stays inside the padding. */
 abstract class HybridWaiterCount extends HybridLhsPadding {
     volatile long parkedWaiters;
 }
@@ -145,7 +142,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     @Override
     public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
                         final SequenceBarrier barrier) throws AlertException, InterruptedException {
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         long available = dependentSequence.get();
         if (available >= sequence) {
             return available;
@@ -185,7 +181,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 LockSupport.parkNanos(this, upstreamParkNanos);
                 UpstreamWait.throwIfInterrupted();
             }
-            // acquire: as above
             available = dependentSequence.get();
             if (available >= sequence) {
                 final boolean brief = parked && System.nanoTime() - waitStart <= maxSpinNanos;
@@ -259,7 +254,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
      */
     @Override
     public void signalAllWhenBlocking() {
-        // full fence (StoreLoad): the caller's publishing store is visible before the count is read
         VarHandle.fullFence();
         // volatile load: zero unless a consumer has registered to park
         if (lvParkedWaiters() != 0L) {

@@ -49,7 +49,6 @@ public final class YieldingWaitStrategy implements WaitStrategy {
                         final SequenceBarrier barrier) throws AlertException {
         long available;
         int spinsLeft = spinTries;
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
             if (spinsLeft > 0) {
