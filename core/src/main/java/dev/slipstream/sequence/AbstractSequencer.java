@@ -210,12 +210,10 @@ abstract class AbstractSequencer implements Sequencer {
         }
     }
 
-    /** Volatile CAS of the array of gating sequences. */
     private boolean casGatingSequences(final Sequence[] expected, final Sequence[] updated) {
         return GATING_SEQUENCES.compareAndSet(this, expected, updated);
     }
 
-    /** Volatile CAS of the close reason. */
     private boolean casClosedReason(final String expected, final String reason) {
         return CLOSED_REASON.compareAndSet(this, expected, reason);
     }

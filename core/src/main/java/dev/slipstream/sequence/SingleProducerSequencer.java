@@ -58,17 +58,14 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         }
     }
 
-    /** Opaque load of the highest claimed sequence. */
     private long lrNextValue() {
         return (long) NEXT_VALUE.getOpaque(this);
     }
 
-    /** Volatile load of the highest claimed sequence. */
     private long lvNextValue() {
         return (long) NEXT_VALUE.getVolatile(this);
     }
 
-    /** Opaque store of the highest claimed sequence. */
     private void srNextValue(final long sequence) {
         NEXT_VALUE.setOpaque(this, sequence);
     }
