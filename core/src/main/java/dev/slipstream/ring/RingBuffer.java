@@ -94,13 +94,10 @@ abstract class RingBufferFields<E> extends RingBufferPad {
  * it), and the exception reaches the publishing caller.
  *
  * <p><b>Closing and accounting.</b> {@link #close(String)} fixes a {@linkplain #closeFence()
- * close fence}. Every publish that returns normally is at or below it, so a consumer that drains
+ * close fence}: every publish that returns normally is at or below it, so a consumer that drains
  * to the fence has seen every accepted event; a publish that is not accepted throws
- * {@link SequencerClosedException} (a {@code tryPublish...} returns false instead) and its event
- * must not be counted as accepted. No claim at
- * or below the fence is ever abandoned: a claim made before the close is published by its
- * producer as usual, and the fence stops below any multi-producer claim still waiting for space
- * (that claim throws instead of being accepted).
+ * {@link SequencerClosedException} (a {@code tryPublish...} returns false instead). No claim at or
+ * below the fence is abandoned (see {@link Sequencer#close(String)}).
  *
  * @param <E> the event type
  */
@@ -349,12 +346,10 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
     }
 
     /**
-     * Stops accepting new claims: later claims, and producers still waiting for space above the
-     * fence, throw {@link SequencerClosedException}. Published events stay readable. Claims made before the
-     * close stay valid and are published normally; a claim that raced the close is refused when
-     * published (the publish throws {@link SequencerClosedException}), so every publish that
-     * returns normally is at or below {@link #closeFence()}. After the close, the
-     * {@code tryPublish...} methods return false rather than throw.
+     * Stops accepting new claims, as {@link Sequencer#close(String)} describes: later claims throw
+     * {@link SequencerClosedException}, published events stay readable, and every publish that
+     * returns normally is at or below {@link #closeFence()}. The {@code tryPublish...} methods
+     * return false rather than throw.
      *
      * @param reason why, for the exception message
      */
@@ -447,7 +442,6 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublish(translator, sequencer.tryNext(), arg0);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -483,7 +477,6 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublish(translator, sequencer.tryNext(), arg0, arg1);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -524,7 +517,6 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublish(translator, sequencer.tryNext(), arg0, arg1, arg2);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -553,7 +545,6 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublish(translator, sequencer.tryNext(), args);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -606,7 +597,6 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublishBatch(translators, batchStartsAt, batchSize, sequencer.tryNext(batchSize));
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
@@ -668,7 +658,6 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublishBatch(translator, batchStartsAt, batchSize, sequencer.tryNext(batchSize), args);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
