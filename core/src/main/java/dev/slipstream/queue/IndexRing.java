@@ -3,11 +3,7 @@ package dev.slipstream.queue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
-/**
- * 120 bytes before the head counter: nothing another thread writes shares its cache line pair.
- * The int fills the 4-byte hole after the object header, which the JVM would otherwise fill
- * with one of the subclasses' fields.
- */
+/** 120 bytes before the head counter (the int fills the hole after the object header). */
 abstract class IndexRingPad0 {
     int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;

@@ -48,11 +48,10 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  * {@link LscqQueue} (Nikolaev's LSCQ, which stores indices and so needs two rings) costs four
  * fetch-and-adds and four ring-entry updates.
  *
- * <p>While consumers keep up, one ring is used round and round and nothing is allocated: a
- * ring's cells are reused lap after lap. A ring is closed (and a new one, already holding the
- * element, linked after it) when it is full, or when one offer has failed
- * {@code 128} positions in it because consumers kept overtaking it (so that no offer is
- * starved). Drained rings are left to the garbage collector: a slow thread may still hold one.
+ * <p>While consumers keep up, one ring is reused lap after lap and nothing is allocated. A ring
+ * is closed (and a new one, already holding the element, linked after it) when it is full, or
+ * when one offer has failed {@code 128} positions in it. Drained rings are left to the garbage
+ * collector: a slow thread may still hold one.
  *
  * <pre>{@code
  * LprqQueue<Request> ingress = new LprqQueue<>();          // 4096 elements per ring
@@ -66,15 +65,12 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  * the last one has been taken.
  *
  * <h2>Progress</h2>
- * Lock-free: a thread fails a step only because another thread completed one. An offer fails
- * a bounded number of positions in a ring before it closes the ring and puts its element into
- * a new ring that no other thread can reach yet (so it cannot be starved by consumers); a poll
- * waits a bounded number of spins for a producer that holds its position, then invalidates the
- * position. An offer claims its cell with the element itself and publishes it with a second
- * CAS, on the cell's epoch, which every dequeuer that passes the cell makes fail: the
- * single-width replacement for LCRQ's double-width CAS. Only a cell that a dequeuer has marked
- * unsafe is claimed through a reservation object of the thread's own (held in a
- * {@link ThreadLocal}), as in the LPRQ article.
+ * Lock-free: a thread fails a step only because another completed one. An offer fails a bounded
+ * number of positions before it closes the ring and puts its element into a new ring no one else
+ * can reach yet (so consumers cannot starve it); a poll waits a bounded number of spins for the
+ * producer of its position, then invalidates the position. An offer claims its cell with the
+ * element and publishes it with a CAS on the cell's epoch, the single-width replacement for
+ * LCRQ's double-width CAS.
  *
  * <h2>Limits</h2>
  * <ul>

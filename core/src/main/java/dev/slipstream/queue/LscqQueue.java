@@ -7,11 +7,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-/**
- * 120 bytes before the head pointer. Each padding class also declares an int: the JVM fills
- * 4-byte holes with later subclasses' fields, and a reference would otherwise land in the hole
- * after the object header, in front of the padding instead of behind it.
- */
+/** 120 bytes before the head pointer (the int fills the hole after the object header). */
 abstract class LscqPad0<E> extends PollOnlyQueue<E> {
     int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
