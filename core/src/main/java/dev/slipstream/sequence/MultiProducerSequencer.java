@@ -85,7 +85,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         final long wrapPoint = claimed + required - bufferSize;
         final long cached = gatingSequenceCache.get();
         if (wrapPoint > cached || cached > claimed) {
-            // acquire loads: a consumer's value covers its reads of the slots it releases
             final long minSequence = Sequences.minimum(gatingSequences, claimed);
             gatingSequenceCache.set(minSequence);
             return wrapPoint <= minSequence;
@@ -118,7 +117,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         final long wrapPoint = sequence - bufferSize;
         int attempt = 0;
         while (true) {
-            // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
             final long minSequence = Sequences.minimum(gatingSequences, sequence - 1);
             gatingSequenceCache.set(minSequence);
             if (wrapPoint <= minSequence) {
@@ -144,7 +142,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             final long wrapPoint = nextSequence - bufferSize;
             final long cached = gatingSequenceCache.get();
             if (wrapPoint > cached || cached > current) {
-                // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
                 final long minSequence = Sequences.minimum(gatingSequences, current);
                 gatingSequenceCache.set(minSequence);
                 if (wrapPoint > minSequence) {
