@@ -389,22 +389,13 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
 
     // ---------------------------------------------------------------- single-event publication
 
-    /**
-     * Claims a slot, lets {@code translator} fill it, and publishes it.
-     *
-     * @param translator writes the event
-     */
+    /** {@inheritDoc} */
     public void publishEvent(final EventTranslator<E> translator) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next());
     }
 
-    /**
-     * Publishes if there is space now.
-     *
-     * @param translator writes the event
-     * @return false if the ring was full or is closed (nothing was published)
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvent(final EventTranslator<E> translator) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
@@ -416,26 +407,13 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Claims a slot, fills it from one argument, and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the argument
-     * @param <A> the argument type
-     */
+    /** {@inheritDoc} */
     public <A> void publishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), arg0);
     }
 
-    /**
-     * Publishes from one argument if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the argument
-     * @param <A> the argument type
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public <A> boolean tryPublishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
@@ -446,30 +424,13 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Claims a slot, fills it from two arguments, and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     */
+    /** {@inheritDoc} */
     public <A, B> void publishEvent(final EventTranslatorTwoArg<E, A, B> translator, final A arg0, final B arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), arg0, arg1);
     }
 
-    /**
-     * Publishes from two arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public <A, B> boolean tryPublishEvent(final EventTranslatorTwoArg<E, A, B> translator,
                                           final A arg0, final B arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -481,35 +442,14 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Claims a slot, fills it from three arguments, and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param arg2 the third argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     */
+    /** {@inheritDoc} */
     public <A, B, C> void publishEvent(final EventTranslatorThreeArg<E, A, B, C> translator,
                                        final A arg0, final B arg1, final C arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), arg0, arg1, arg2);
     }
 
-    /**
-     * Publishes from three arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param arg2 the third argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public <A, B, C> boolean tryPublishEvent(final EventTranslatorThreeArg<E, A, B, C> translator,
                                              final A arg0, final B arg1, final C arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -521,24 +461,13 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Claims a slot, fills it from any number of arguments, and publishes it.
-     *
-     * @param translator writes the event
-     * @param args the arguments
-     */
+    /** {@inheritDoc} */
     public void publishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), args);
     }
 
-    /**
-     * Publishes from any number of arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param args the arguments
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
@@ -551,45 +480,23 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
 
     // ---------------------------------------------------------------- batch publication
 
-    /**
-     * Publishes one event per translator, claimed and published as one batch.
-     *
-     * @param translators one per event
-     */
+    /** {@inheritDoc} */
     public void publishEvents(final EventTranslator<E>[] translators) {
         publishEvents(translators, 0, checkedLength(translators));
     }
 
-    /**
-     * Publishes {@code batchSize} events from {@code translators[batchStartsAt ..]} as one batch.
-     *
-     * @param translators the translators
-     * @param batchStartsAt the first translator used
-     * @param batchSize how many events
-     */
+    /** {@inheritDoc} */
     public void publishEvents(final EventTranslator<E>[] translators, final int batchStartsAt, final int batchSize) {
         checkBatch(translators, batchStartsAt, batchSize);
         translateAndPublishBatch(translators, batchStartsAt, batchSize, sequencer.next(batchSize));
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslator[])} if there is space for the whole batch now.
-     *
-     * @param translators one per event
-     * @return false if the ring had no room for the batch or is closed (nothing was published)
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators) {
         return tryPublishEvents(translators, 0, checkedLength(translators));
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslator[], int, int)} if there is space now.
-     *
-     * @param translators the translators
-     * @param batchStartsAt the first translator used
-     * @param batchSize how many events
-     * @return false if the ring had no room for the batch or is closed
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators, final int batchStartsAt,
                                     final int batchSize) {
         checkBatch(translators, batchStartsAt, batchSize);
@@ -601,26 +508,12 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Publishes one event per argument, as one batch.
-     *
-     * @param translator writes each event
-     * @param args one per event
-     * @param <A> the argument type
-     */
+    /** {@inheritDoc} */
     public <A> void publishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
         publishEvents(translator, 0, checkedLength(args), args);
     }
 
-    /**
-     * Publishes {@code batchSize} events from {@code args[batchStartsAt ..]}, as one batch.
-     *
-     * @param translator writes each event
-     * @param batchStartsAt the first argument used
-     * @param batchSize how many events
-     * @param args the arguments
-     * @param <A> the argument type
-     */
+    /** {@inheritDoc} */
     public <A> void publishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
                                   final int batchSize, final A[] args) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -628,28 +521,12 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         translateAndPublishBatch(translator, batchStartsAt, batchSize, sequencer.next(batchSize), args);
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslatorOneArg, Object[])} if there is space now.
-     *
-     * @param translator writes each event
-     * @param args one per event
-     * @param <A> the argument type
-     * @return false if the ring had no room for the batch or is closed
-     */
+    /** {@inheritDoc} */
     public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
         return tryPublishEvents(translator, 0, checkedLength(args), args);
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslatorOneArg, int, int, Object[])} if there is space now.
-     *
-     * @param translator writes each event
-     * @param batchStartsAt the first argument used
-     * @param batchSize how many events
-     * @param args the arguments
-     * @param <A> the argument type
-     * @return false if the ring had no room for the batch or is closed
-     */
+    /** {@inheritDoc} */
     public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
                                         final int batchSize, final A[] args) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -662,15 +539,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Publishes one event per pair {@code (arg0[i], arg1[i])}, as one batch.
-     *
-     * @param translator writes each event
-     * @param arg0 first arguments
-     * @param arg1 second arguments, as many as {@code arg0}
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     */
+    /** {@inheritDoc} */
     public <A, B> void publishEvents(final EventTranslatorTwoArg<E, A, B> translator, final A[] arg0,
                                      final B[] arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -687,17 +556,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Publishes one event per triple {@code (arg0[i], arg1[i], arg2[i])}, as one batch.
-     *
-     * @param translator writes each event
-     * @param arg0 first arguments
-     * @param arg1 second arguments, as many as {@code arg0}
-     * @param arg2 third arguments, as many as {@code arg0}
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     */
+    /** {@inheritDoc} */
     public <A, B, C> void publishEvents(final EventTranslatorThreeArg<E, A, B, C> translator, final A[] arg0,
                                         final B[] arg1, final C[] arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -715,12 +574,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Publishes one event per argument list {@code args[i]}, as one batch.
-     *
-     * @param translator writes each event
-     * @param args one argument list per event
-     */
+    /** {@inheritDoc} */
     public void publishEvents(final EventTranslatorVararg<E> translator, final Object[]... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         final int batchSize = checkedLength(args);
