@@ -2,15 +2,12 @@ package dev.slipstream.agent;
 
 /**
  * A unit of work that an {@link AgentRunner} calls over and over on one thread: the loop, the
- * lifecycle, the exception policy and the idling belong to the runner; the agent only says what
- * one step is. Keeping the two apart lets every thread-owning class of the library (the batch
- * processor, the pool workers, the ingress) share one loop and one set of lifecycle states.
+ * lifecycle, the exception policy and the idling belong to the runner, so every thread-owning
+ * class of the library shares one loop; the agent only says what one step is.
  *
- * <p>The runner calls {@link #onStart()} once on its thread, then {@link #doWork()} until it is
- * halted, the agent returns {@link #DONE}, or its error handler stops it, then {@link #onClose()}
- * once, whatever happened before. {@link #onHaltRequested()} is the one method called from
- * another thread: the thread that halts the runner, so that an agent blocked in a wait can be
- * woken.
+ * <p>The runner calls {@link #onStart()} once, then {@link #doWork()} until it is halted, the
+ * agent returns {@link #DONE}, or its error handler stops it, then {@link #onClose()} once.
+ * {@link #onHaltRequested()} alone is called from another thread, the halting one.
  *
  * <pre>{@code
  * final class Poller implements Agent {

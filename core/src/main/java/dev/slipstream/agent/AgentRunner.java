@@ -12,25 +12,12 @@ import java.util.Objects;
  * through the one lifecycle of {@link RunState}. Every class of the library that owns a thread
  * runs its work through one of these.
  *
- * <p>Transitions (a compare-and-set wherever {@link #run()} and {@link #halt()} race):
- * <table>
- *   <caption>who moves the state</caption>
- *   <tr><th>from</th><th>to</th><th>by</th></tr>
- *   <tr><td>NEW</td><td>RUNNING</td><td>{@code run()}; then {@code onStart}</td></tr>
- *   <tr><td>NEW</td><td>HALTING</td><td>{@code halt()} before any {@code run()}</td></tr>
- *   <tr><td>HALTING (never run)</td><td>STOPPED</td><td>{@code run()}: returns at once, calls
- *       nothing on the agent</td></tr>
- *   <tr><td>RUNNING</td><td>HALTING</td><td>{@code halt()}, which then calls
- *       {@code onHaltRequested}</td></tr>
- *   <tr><td>RUNNING or HALTING</td><td>STOPPING</td><td>the loop ends: halted, the agent returned
- *       {@link Agent#DONE}, or the error handler said stop; then {@code onClose}</td></tr>
- *   <tr><td>STOPPING</td><td>STOPPED</td><td>{@code onClose} returned; {@code run()} returns</td></tr>
- * </table>
+ * <p>It moves through the transitions drawn in {@link RunState} (a compare-and-set wherever
+ * {@link #run()} and {@link #halt()} race), calling the {@link Agent}'s callbacks as it does.
  * A runner runs once: a second {@code run()}, concurrent or later, throws
  * {@link IllegalStateException}; that keeps {@code onStart} and {@code onClose} paired.
  *
- * <p>The loop reads the state once per step (one volatile load) and allocates nothing; what a
- * step does inside (a batch of events, say) is the agent's own.
+ * <p>The loop reads the state once per step (one volatile load) and allocates nothing.
  *
  * <pre>{@code
  * AgentRunner runner = new AgentRunner(agent, new Backoff(100, 10, 1_000, 100_000), AgentErrorHandler.STOP);

@@ -15,15 +15,13 @@ import jdk.jfr.FlightRecorder;
  * thread calls back here to write a {@link StageBacklogEvent} per stage and to check for
  * stalls ({@link StageStallEvent}). With no pipeline registered, the hooks are removed from JFR.
  *
- * <p>The hooks run only while a recording has the event enabled, and they read only the
- * allocation-free {@link StageMetrics} getters: a pipeline pays nothing for monitoring when no
- * recording runs. The topology DSL registers each pipeline on {@code start()} and removes it on
- * shutdown; a hand-wired ring can register its own {@link PipelineMetrics}.
+ * <p>The hooks run only while a recording enables the event and read only the allocation-free
+ * {@link StageMetrics} getters, so a pipeline pays nothing when no recording runs. The topology
+ * DSL registers each pipeline on {@code start()}; a hand-wired ring can register its own
+ * {@link PipelineMetrics}.
  *
- * <p>JFR is optional: {@code module dev.slipstream} declares {@code requires static jdk.jfr}. When
- * the {@code jdk.jfr} module is not in the runtime (a jlink image without it, or a module-path
- * application that does not resolve it), {@link #jfrPresent()} is false and registering still
- * works but installs no hooks: pipelines run, and no JFR class is touched.
+ * <p>JFR is optional ({@code requires static jdk.jfr}): without the module at run time,
+ * {@link #jfrPresent()} is false and registering installs no hooks and touches no JFR class.
  *
  * <pre>{@code
  * try (JfrMonitoring.Registration jfr = JfrMonitoring.register(metrics, Duration.ofSeconds(2))) {
@@ -146,8 +144,7 @@ public final class JfrMonitoring {
         }
 
         /**
-         * How many stall episodes (a stage crossing the threshold) the checks have found so far.
-         * Checks run only while a recording enables {@link StageStallEvent}.
+         * Stall episodes found so far (checked only while a recording enables {@link StageStallEvent}).
          *
          * @return the count
          */

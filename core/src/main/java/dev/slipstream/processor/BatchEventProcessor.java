@@ -14,33 +14,26 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Runs one {@link EventHandler} on its own thread over every event of a ring, in order and in
- * batches: each time it wakes it takes everything available (up to an optional maximum batch
- * size), hands it to the handler, and only then advances its {@link Sequence}, once per batch.
- * A consumer that falls behind therefore catches up in bigger batches, with no more
- * synchronisation than when it keeps up. After a batch of 2 to 256 events, the sign that it is
- * chasing its producer closely, it calls {@link Thread#yield()} once before asking for more,
- * whatever the wait strategy: the producer then runs ahead and the next batches are larger.
- * Isolated events (batches of one) never yield.
+ * batches: each wake takes everything available (up to an optional maximum batch size), hands it
+ * to the handler, then advances its {@link Sequence} once per batch, so a consumer that falls
+ * behind catches up in bigger batches at no extra synchronisation cost. After a batch of 2 to
+ * 256 events (it is chasing its producer closely) it yields once, whatever the wait strategy, so
+ * that the producer runs ahead and the next batches are larger.
  *
- * <p>Exceptions from the handler go to an {@link ExceptionHandler} (by default
- * {@link ExceptionHandlers#logAndContinue(String)}, which logs and skips the event). A handler
- * may throw {@link RewindableException} to have the batch processed again from its start, under
- * a {@link BatchRewindStrategy} (by default at most {@value #DEFAULT_REWIND_RETRIES} retries);
- * rewound events are delivered again, so such a handler must be idempotent. A
- * {@link dev.slipstream.sequence.TimeoutException} of the wait strategy becomes
- * {@link EventHandler#onTimeout(long)}.
+ * <p>Handler exceptions go to an {@link ExceptionHandler} (by default
+ * {@link ExceptionHandlers#logAndContinue(String)}, which logs and skips the event). A
+ * {@link RewindableException} processes the batch again from its start under a
+ * {@link BatchRewindStrategy} (by default at most {@value #DEFAULT_REWIND_RETRIES} retries), so
+ * such a handler must be idempotent. A {@link dev.slipstream.sequence.TimeoutException} of the
+ * wait strategy becomes {@link EventHandler#onTimeout(long)}.
  *
- * <p>A processor runs once. Configure it (name, maximum batch size, exception handler, rewind
- * strategy) before {@link #run()}; {@link #halt()} (or an alert of its barrier, or an interrupt
- * while it waits) makes {@code run()} return after the batch in hand, and a second
- * {@code run()}, concurrent or later, throws {@link IllegalStateException}. Not allowing a
- * restart keeps the lifecycle callbacks paired (one {@code onStart}, one {@code onShutdown}); to
- * resume a halted stage, create a new processor and set its sequence to the old one's before
- * running it. The counters ({@link #eventsProcessed()} and the others) are plain,
- * allocation-free getters for monitoring threads.
- *
- * <p>The thread's loop, the lifecycle and the halt are an {@link AgentRunner}'s, as for every
- * thread the library owns; this class supplies the step: one wait on the barrier and one batch.
+ * <p>A processor runs once: configure it before {@link #run()}. {@link #halt()} (or an alert of
+ * its barrier, or an interrupt while it waits) makes {@code run()} return after the batch in
+ * hand; a second {@code run()} throws {@link IllegalStateException}, which keeps
+ * {@code onStart} and {@code onShutdown} paired. To resume a halted stage, run a new processor
+ * whose sequence is set to the old one's. The counters ({@link #eventsProcessed()} and the
+ * others) are allocation-free getters for monitoring threads. The loop, lifecycle and halt are
+ * an {@link AgentRunner}'s; this class supplies the step: one wait, one batch.
  *
  * <pre>{@code
  * RingBuffer<Trade> ring = RingBuffer.createSingleProducer(Trade::new, 1024, new HybridWaitStrategy());
@@ -63,18 +56,12 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     /** Retries of a rewound batch when no rewind strategy is set. */
     public static final int DEFAULT_REWIND_RETRIES = 3;
 
-    /**
-     * After an early return of the barrier: spins 63 times, then yields to a slow producer (never
-     * parks: the barrier itself waits).
-     */
+    /** After an early return of the barrier: spins, then yields (never parks: the barrier waits). */
     private static final int EMPTY_WAIT_SPINS = 63;
 
     /** The smallest batch that shows a stage chasing its producer (see letTheProducerAhead). */
     private static final long CHASE_MIN = 2L;
-    /**
-     * The largest batch that shows a stage chasing its producer: about what a producer writes
-     * while the stage yields once (see letTheProducerAhead).
-     */
+    /** The largest batch that shows a stage chasing: about what a producer writes during one yield. */
     private static final long CHASE_MAX = 256L;
 
     private final DataProvider<E> dataProvider;
@@ -368,22 +355,16 @@ public final class BatchEventProcessor<E> implements EventProcessor {
     }
 
     /**
-     * A batch of {@value #CHASE_MIN} to {@value #CHASE_MAX} events means this stage is chasing its
-     * producer closely: events arrive faster than one at a time, yet the stage catches up within
-     * about a microsecond of the producer's work. Close behind, the two share lines: the producer
-     * writes slots this stage has just read and stores the cursor this stage has just loaded, so
-     * both pay cache misses, and the closer the chase the more of them. Stepping aside before
-     * asking for more lets the producer run ahead on lines nobody else touches; the next batch is
-     * a few hundred events long, read at once and far from the producer's writes: the state
-     * every stage of a continuous stream should settle in. A batch of one (isolated events, the
-     * latency case) or a batch over {@value #CHASE_MAX} (the stage runs behind) never steps aside.
+     * A batch of {@value #CHASE_MIN} to {@value #CHASE_MAX} events means this stage chases its
+     * producer closely, and the two share lines: the producer writes slots this stage has just
+     * read and stores the cursor it has just loaded, so both pay cache misses. Stepping aside lets
+     * the producer run ahead; the next batch is a few hundred events, read far from its writes.
+     * A batch of one (the latency case) or over {@value #CHASE_MAX} (running behind) never yields.
      *
      * <p>One {@link Thread#yield()}, not a spin: with a core to spare it returns within about a
-     * microsecond, and with more runnable threads than cores (three stages and a producer on two
-     * cores) it hands the core to a thread that has work, often the producer itself. It was
-     * measured against a pause of 8 {@link Thread#onSpinWait()} after batches of 2-7 events, and
-     * the bound of 256 events against 7; what each choice gave per topology and wait strategy is
-     * in {@code docs/benchmarks/continuous.md}.
+     * microsecond; with more runnable threads than cores it hands the core to one with work, often
+     * the producer. Measured against a pause of 8 {@link Thread#onSpinWait()} after batches of 2-7
+     * events, and the bound 256 against 7: see {@code docs/benchmarks/continuous.md}.
      */
     private static void letTheProducerAhead() {
         Thread.yield();

@@ -9,29 +9,21 @@ import java.util.Set;
 /**
  * The built-in {@link ExceptionHandler exception handlers}: log and continue (the default of a
  * {@link BatchEventProcessor}), halt the stage, or rethrow to the thread's uncaught exception
- * handler. Each logs through {@link System.Logger} (logger {@code dev.slipstream.processor}, so
- * java.util.logging or any other backend routed to System.Logger), naming the stage, the
- * sequence and the event. Give the stage name when you create one; without it the message names
- * the thread. A pipeline names the stage for you (see {@link ExceptionHandler#forStage}), also
- * for a handler set for the whole pipeline.
+ * handler. Each logs through {@link System.Logger} (logger {@code dev.slipstream.processor}),
+ * naming the stage (or, without a stage name, the thread), the sequence and the event. A pipeline
+ * names the stage for you (see {@link ExceptionHandler#forStage}).
  *
  * <p><b>Logs a production system can live with.</b> {@link #logAndContinue()} logs a stage's
- * first exception in full (WARNING, with its stack trace); after that, at most one summary per
- * {@link #DEFAULT_SUMMARY_INTERVAL} (10 s): how many exceptions, the first and last sequence,
- * and the exception types, without stack traces. A summary is written when an exception arrives
- * after the interval has passed, and when the stage stops; so a stage that throws on every event
- * of a million writes one full record and a handful of summary lines, not a million stack
- * traces. Every exception still reaches the stage's counters
- * ({@code exceptionsHandled}) and the pipeline's {@code ShutdownResult}; to see each one in full,
- * use {@link #logAndContinue(String, Duration)} with {@link Duration#ZERO}, or your own
- * {@link ExceptionHandler}, which is called with every exception.
+ * first exception in full; after that, at most one summary per {@link #DEFAULT_SUMMARY_INTERVAL}
+ * (10 s): how many, the first and last sequence, and the types, without stack traces. So a stage
+ * that throws on a million events writes one full record and a few summary lines. Every exception
+ * still reaches the stage's counters and the pipeline's {@code ShutdownResult}; to log each in
+ * full, use {@link #logAndContinue(String, Duration)} with {@link Duration#ZERO}.
  *
  * <p>The summary is kept per handler instance: give each stage its own (the
- * {@code (stageName)} variants make a new one; a pipeline makes one per stage). A pipeline and a
- * queue-fed pool call {@link ExceptionHandler#stageStopped()} when a stage's thread ends, which
- * writes the last summary; a hand-wired {@link BatchEventProcessor} or ring-fed work pool does
- * not, so there the last summary is written only by an exception after the interval (the
- * processor's {@code exceptionsHandled()} counts every one).
+ * {@code (stageName)} variants make a new one). The last summary is written when
+ * {@link ExceptionHandler#stageStopped()} is called, which a pipeline and a queue-fed pool do and
+ * a hand-wired {@link BatchEventProcessor} does not.
  *
  * <pre>{@code
  * processor.setExceptionHandler(ExceptionHandlers.halt("matching-engine"));

@@ -3,11 +3,7 @@ package dev.slipstream.queue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
-/**
- * 120 bytes before the head counter: nothing another thread writes shares its cache line pair.
- * The int fills the 4-byte hole after the object header, which the JVM would otherwise fill
- * with one of the subclasses' fields.
- */
+/** 120 bytes before the head counter (the int fills the hole after the object header). */
 abstract class IndexRingPad0 {
     int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
@@ -185,7 +181,6 @@ final class IndexRing extends IndexRingPad3 {
      */
     boolean enqueue(final int index) {
         // Hot path, small enough to be inlined into the queue's offer and poll.
-        // claims a position no other enqueuer gets
         final long t = faaTail(1L);
         if ((t & finalizeMask) != 0) {
             return false;
@@ -257,7 +252,6 @@ final class IndexRing extends IndexRingPad3 {
         if (lvThreshold() < 0) {
             return EMPTY;
         }
-        // claims a position no other dequeuer gets
         final long h = faaHead(1L);
         final int j = slot(h);
         // sees the enqueuer's CAS and, through it, the data it published
@@ -316,11 +310,9 @@ final class IndexRing extends IndexRingPad3 {
                 } else {
                     // ⊥ of an older lap: if enqueuers are ahead of us, the one holding position h
                     // is probably about to fill it; give it a moment before closing the entry
-                    // is anyone past h + 1?
                     if ((lvTail() & ~finalizeMask) - (h + 1) > 0) {
                         for (int spin = 0; spin < DEQUEUE_SPINS; spin++) {
                             Thread.onSpinWait();
-                            // watches for the enqueuer's CAS
                             final long now = lvEntry(e, j);
                             if (now != entry) {
                                 entry = now;
@@ -339,11 +331,9 @@ final class IndexRing extends IndexRingPad3 {
                 }
                 entry = witness;
             }
-            // has any enqueuer claimed a position past ours?
             final long t = lvTail();
             if ((t & ~finalizeMask) - (h + 1) <= 0) {
                 catchup(t, h + 1);
-                // one failed round
                 faaThreshold(-1L);
                 return EMPTY;
             }
@@ -366,7 +356,6 @@ final class IndexRing extends IndexRingPad3 {
             if (casTail(t, h)) {
                 return;
             }
-            // retry with the newest values
             h = lvHead();
             t = lvTail();
         }

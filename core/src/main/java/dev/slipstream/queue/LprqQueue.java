@@ -48,11 +48,10 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  * {@link LscqQueue} (Nikolaev's LSCQ, which stores indices and so needs two rings) costs four
  * fetch-and-adds and four ring-entry updates.
  *
- * <p>While consumers keep up, one ring is used round and round and nothing is allocated: a
- * ring's cells are reused lap after lap. A ring is closed (and a new one, already holding the
- * element, linked after it) when it is full, or when one offer has failed
- * {@code 128} positions in it because consumers kept overtaking it (so that no offer is
- * starved). Drained rings are left to the garbage collector: a slow thread may still hold one.
+ * <p>While consumers keep up, one ring is reused lap after lap and nothing is allocated. A ring
+ * is closed (and a new one, already holding the element, linked after it) when it is full, or
+ * when one offer has failed {@code 128} positions in it. Drained rings are left to the garbage
+ * collector: a slow thread may still hold one.
  *
  * <pre>{@code
  * LprqQueue<Request> ingress = new LprqQueue<>();          // 4096 elements per ring
@@ -66,15 +65,12 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  * the last one has been taken.
  *
  * <h2>Progress</h2>
- * Lock-free: a thread fails a step only because another thread completed one. An offer fails
- * a bounded number of positions in a ring before it closes the ring and puts its element into
- * a new ring that no other thread can reach yet (so it cannot be starved by consumers); a poll
- * waits a bounded number of spins for a producer that holds its position, then invalidates the
- * position. An offer claims its cell with the element itself and publishes it with a second
- * CAS, on the cell's epoch, which every dequeuer that passes the cell makes fail: the
- * single-width replacement for LCRQ's double-width CAS. Only a cell that a dequeuer has marked
- * unsafe is claimed through a reservation object of the thread's own (held in a
- * {@link ThreadLocal}), as in the LPRQ article.
+ * Lock-free: a thread fails a step only because another completed one. An offer fails a bounded
+ * number of positions before it closes the ring and puts its element into a new ring no one else
+ * can reach yet (so consumers cannot starve it); a poll waits a bounded number of spins for the
+ * producer of its position, then invalidates the position. An offer claims its cell with the
+ * element and publishes it with a CAS on the cell's epoch, the single-width replacement for
+ * LCRQ's double-width CAS.
  *
  * <h2>Limits</h2>
  * <ul>
@@ -86,9 +82,8 @@ abstract class LprqAllocation<E> extends LprqPad2<E> {
  *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code toArray},
  *       {@code toString}, {@code forEach}, {@code stream}) is weakly consistent and reads
  *       without writing. {@link #size()} is exact when no other thread operates.</li>
- *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)},
- *       {@code removeAll}, {@code retainAll}, {@code removeIf}, {@code Iterator.remove}) throws
- *       {@link UnsupportedOperationException}.</li>
+ *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)} and the like)
+ *       throws {@link UnsupportedOperationException}.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected
@@ -532,12 +527,8 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
     }
 
     /**
-     * A weakly consistent iterator over the elements, oldest first, across the rings. It never
-     * throws {@link java.util.ConcurrentModificationException} and may run while other threads
-     * offer and poll: it returns every element that is in the queue for the whole iteration
-     * exactly once, never returns an element twice, returns elements in FIFO order, and returns
-     * no element offered after it was created; an element polled during the iteration may or
-     * may not be returned. It only reads. {@link Iterator#remove()} is not supported.
+     * A weakly consistent iterator over the elements, oldest first, across the rings, with the
+     * guarantees of {@link ScqQueue#iterator()}. {@link Iterator#remove()} is not supported.
      *
      * <pre>{@code
      * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first

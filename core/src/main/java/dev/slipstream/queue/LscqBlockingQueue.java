@@ -11,13 +11,9 @@ import java.util.concurrent.TimeUnit;
  * instead of taking a lock per operation. Producers never wait: {@link #put} and the timed
  * {@link #offer(Object, long, TimeUnit)} insert at once, like {@link #offer(Object)}.
  *
- * <p>An offer costs what it costs on {@code LscqQueue} plus one volatile load of the count of
- * waiting takers, a cache line only takers write; only when a taker waits does the offer also
- * increment a padded event counter and call the strategy's {@code signalAllWhenBlocking()}. A
- * taker registers, re-checks the queue, then waits with the strategy for the counter to move.
- * {@link #poll(long, TimeUnit)} cannot park inside a strategy (which has no deadline): it spins,
- * yields, then sleeps in slices of at most 100 µs. Prefer {@code take} for threads that idle for
- * long.
+ * <p>An offer adds one volatile load (of the waiting takers' count, a line only takers write) to
+ * {@code LscqQueue}'s cost, and signals only while a taker waits. {@link #poll(long, TimeUnit)}
+ * has no strategy to park in: it spins, yields, then sleeps 100 µs slices; prefer {@code take}.
  *
  * <pre>{@code
  * BlockingQueue<Request> inbox = new LscqBlockingQueue<>();
@@ -25,23 +21,11 @@ import java.util.concurrent.TimeUnit;
  * Request next = inbox.take();                    // waits while empty
  * }</pre>
  *
- * <p>{@link #close()} closes the queue to producers and releases every waiting consumer: they
- * take what was accepted before the close, then {@link #take()} throws
- * {@link QueueClosedException} and a timed {@link #poll(long, TimeUnit)} returns null, at once
- * and ever after, so a consumer thread ends on the close:
+ * <p>{@link #close()} closes the queue to producers and releases every waiting consumer, which
+ * then ends on a {@link QueueClosedException} once the accepted elements are taken (see there).
  *
- * <pre>{@code
- * try {
- *     while (true) handle(inbox.take());
- * } catch (QueueClosedException closed) {
- *     // inbox.close() was called and every request accepted before it was handled
- * }
- * }</pre>
- *
- * <p>The limits of {@link LscqQueue} apply: at most {@code max(segmentCapacity, 64)} threads at
- * once, the memory per segment given there, a weakly consistent {@link #iterator()}, and no
- * removal from the middle ({@code remove(Object)}, {@code removeAll}, {@code retainAll},
- * {@code removeIf} and {@code Iterator.remove} throw {@link UnsupportedOperationException}).
+ * <p>The limits of {@link LscqQueue} apply (threads, memory, weakly consistent
+ * {@link #iterator()}, no removal from the middle: it throws {@link UnsupportedOperationException}).
  *
  * @param <E> the element type; null elements are rejected
  */

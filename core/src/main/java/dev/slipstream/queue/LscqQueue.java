@@ -7,11 +7,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-/**
- * 120 bytes before the head pointer. Each padding class also declares an int: the JVM fills
- * 4-byte holes with later subclasses' fields, and a reference would otherwise land in the hole
- * after the object header, in front of the padding instead of behind it.
- */
+/** 120 bytes before the head pointer (the int fills the hole after the object header). */
 abstract class LscqPad0<E> extends PollOnlyQueue<E> {
     int pi0;
     long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14;
@@ -85,15 +81,11 @@ abstract class LscqAllocation<E> extends LscqPad2<E> {
  *       padding often: at 16 elements per segment it is about four fifths of the memory.</li>
  *   <li><b>Counters:</b> positions are 63-bit (bit 63 is the finalize bit): a segment can take
  *       2^63 operations, centuries at any realistic rate.</li>
- *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code containsAll},
- *       {@code toArray}, {@code toString}, {@code forEach}, {@code stream}) is weakly consistent
- *       (see there) and reads without writing. {@link #size()} counts the elements of every
- *       segment: exact when no other thread operates, not a snapshot while others do.
- *       {@link #peek()} is weakly consistent.</li>
- *   <li><b>Not supported:</b> removing from the middle: {@link #remove(Object)},
- *       {@code removeAll}, {@code retainAll}, {@code removeIf} and {@code Iterator.remove} throw
- *       {@link UnsupportedOperationException}. Supporting them would need a state that every
- *       offer and poll checks, a cost on the hot path that this queue does not take.</li>
+ *   <li><b>Iteration:</b> {@link #iterator()} (and what walks it: {@code contains},
+ *       {@code toArray}, {@code stream}...), {@link #size()} and {@link #peek()} are weakly
+ *       consistent (see there) and write nothing.</li>
+ *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)} and the like)
+ *       throws {@link UnsupportedOperationException}: it would cost every offer and poll a check.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected
@@ -555,14 +547,8 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
     }
 
     /**
-     * A weakly consistent iterator over the elements, oldest first, across the segments. It
-     * never throws {@link java.util.ConcurrentModificationException} and may run while other
-     * threads offer and poll: it returns every element that is in the queue for the whole
-     * iteration exactly once, never returns an element twice, returns elements in FIFO order,
-     * and returns no element offered after it was created; an element polled during the
-     * iteration may or may not be returned. It only reads (no counter, entry or element is
-     * written), so it does not slow producers or consumers down. {@link Iterator#remove()} is not supported (see
-     * {@link #remove(Object)}).
+     * A weakly consistent iterator over the elements, oldest first, across the segments, with
+     * the guarantees of {@link ScqQueue#iterator()}. {@link Iterator#remove()} is not supported.
      *
      * <pre>{@code
      * List<Request> backlog = new ArrayList<>(ingress);   // a copy of what waits, oldest first

@@ -85,12 +85,7 @@ abstract class PollOnlyQueue<E> extends AbstractQueue<E> {
         }
     }
 
-    /**
-     * The exception for an operation that would remove from the middle.
-     *
-     * @param what the operation, e.g. {@code "Iterator.remove()"}
-     * @return the exception, naming the operation and what to use instead
-     */
+    /** The exception for an operation that would remove from the middle. */
     static UnsupportedOperationException unsupported(final String what) {
         return new UnsupportedOperationException(what + " is not supported by Slipstream's lock-free queues: "
                 + "removing an element from the middle of a ring would cost every offer and poll; use poll() "

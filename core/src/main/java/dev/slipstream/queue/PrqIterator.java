@@ -3,11 +3,8 @@ package dev.slipstream.queue;
 /**
  * The weakly consistent iterator of {@link LprqQueue}: walks each ring's positions from its head
  * to its tail and returns the element each position holds, checked against the cell's epoch so
- * that an element of another lap is never returned in place of the one at the position.
- *
- * <p>The walk ends at the tail of the last ring as it was when the iterator was created, so no
- * element offered afterwards is returned. Positions only grow along the walk and each holds at
- * most one element: nothing is returned twice, and elements come in FIFO order. It only reads.
+ * that an element of another lap is never returned in place of the one at the position (why that
+ * is weakly consistent: {@link LookAheadIterator}).
  *
  * @param <E> the element type
  */

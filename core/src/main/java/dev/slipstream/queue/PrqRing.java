@@ -39,59 +39,47 @@ abstract class PrqRingPad2 extends PrqRingTail {
  * can be <em>closed</em> to enqueuers (bit 63 of the tail) when it is full.
  *
  * <h2>Cells</h2>
- * Cell {@code j} is two array slots at the same index: {@code epochs[j]}, a long whose low 63
- * bits are the lowest position that may still use the cell and whose bit 63 is the UNSAFE flag
- * (a dequeuer passed the cell while an older element sat in it), and {@code values[j]}: null,
- * an element, or a {@link Reservation} (an enqueuer has claimed an unsafe empty cell and is
- * about to write the epoch). An element counts as the element of position {@code p} only once
- * the epoch is {@code p + size}; before that it is an enqueuer's claim on the cell. Position
- * {@code p} uses cell {@code remap(p mod size)}.
+ * Cell {@code j} is {@code epochs[j]}, whose low 63 bits are the lowest position that may still
+ * use the cell and whose bit 63 is the UNSAFE flag (a dequeuer passed while an older element sat
+ * there), and {@code values[j]}: null, an element, or a {@link Reservation} (an enqueuer claimed
+ * an unsafe empty cell and is about to write the epoch). An element is position {@code p}'s only
+ * once the epoch is {@code p + size}; before that it is an enqueuer's claim. Position {@code p}
+ * uses cell {@code remap(p mod size)}.
  *
  * <h2>Enqueue at position t (from the tail's fetch-and-add)</h2>
- * CAS the value from null to the element (the claim; it fails if the cell is occupied), then CAS
- * the epoch to {@code t + size} (the publication: "holds position t's element") from the word an
- * earlier lap leaves behind, exactly {@code t}, or, if the CAS's witness is a safe word below
- * {@code t}, from that word. No load of the cell comes first: each CAS takes its line in one
- * transfer. Every dequeuer that passes the cell without taking an element changes the epoch word
- * (it moves the epoch on or sets UNSAFE), so the publication fails if any dequeuer of position
- * {@code t} or later has passed; the enqueuer then takes its element back out (no other thread
- * removes an unpublished element) and tries a new position. A claim never looks published: while a
- * cell's value is null, the one dequeuer whose position the epoch word names has already been
- * there. Epoch words only grow (the position part never decreases, UNSAFE is cleared only together
- * with a larger position), so the CAS cannot succeed on a word that changed and changed back.
+ * CAS the value from null to the element (the claim), then CAS the epoch to {@code t + size}
+ * (the publication) from {@code t}, the word an earlier lap leaves, or from the witness if it is
+ * a safe word below {@code t}. No load comes first: each CAS takes its line in one transfer. A
+ * dequeuer that passes the cell without taking an element changes the epoch word (moves it on
+ * or sets UNSAFE), so the publication fails if any dequeuer of {@code t} or later has passed;
+ * the enqueuer then takes its element back (no one else removes an unpublished element) and
+ * tries a new position. A claim never looks published: while a value is null, the dequeuer of
+ * the position its epoch names has been there. Epoch words only grow, so no CAS succeeds on a
+ * word that changed and changed back.
  *
  * <p>If the word is unsafe, the enqueuer takes its claim back and, if no dequeuer has passed
- * {@code t}, takes the three steps of the article, because a dequeuer passing an unsafe cell that
- * holds an element of an older lap (or another enqueuer's claim) may leave the word as it is. CAS
- * the value from null to the thread's own reservation, check again that the head has not passed
- * {@code t} (a claim that a dequeuer passed may have been taken back since, leaving the cell as
- * it was), then CAS the epoch to {@code t + size}, then CAS the value from the reservation to
- * the element. A dequeuer that gives up on the cell meanwhile replaces the reservation by null and
- * the enqueuer's last CAS fails; the reservation is unique to the thread, so a late enqueuer can
- * never complete its CAS on a cell another enqueuer has reserved since (the ABA that a shared
- * reservation would allow, and that double-width CAS avoids in LCRQ).
+ * {@code t}, takes the article's three steps (a dequeuer passing an unsafe cell that holds an
+ * older element or claim may leave the word as it is): CAS the value from null to the thread's
+ * own reservation, check again that the head has not passed {@code t}, CAS the epoch to
+ * {@code t + size}, then CAS the reservation to the element. A dequeuer that gives up meanwhile
+ * nulls the reservation and the last CAS fails; the reservation is unique to the thread, which
+ * rules out the ABA that a shared one would allow (and that double-width CAS avoids in LCRQ).
  *
  * <h2>Dequeue at position h</h2>
- * If the cell holds an element with epoch {@code h + size}, take it (the value goes back to
- * null; the epoch already names the next lap). If it holds an element with an older epoch (an
- * older lap's element whose dequeuer is late, or an enqueuer's claim not yet published): wait a
- * bounded number of spins while an enqueuer may hold position h, then mark the cell UNSAFE,
- * which fails a claim's publication. If it is empty, or holds a reservation under the epoch
- * {@code h + size} (the enqueuer of h has set its epoch and is swapping its element in): wait a
- * bounded number of spins while an enqueuer holds position h, then invalidate it (epoch to
- * {@code h + size}, the reservation back to null) so that the enqueuer of h fails and retries. If
- * it holds a reservation under an older epoch, leave the value alone and change only the word: an
- * unsafe word moves to {@code h + size}, failing that enqueuer's epoch CAS; a safe word is marked
- * unsafe. Then, if the tail is at or below {@code h + 1}, the ring is empty: move the tail up to
- * the head (so that enqueuers do not fall behind), report empty.
+ * An element with epoch {@code h + size}: take it (the value goes back to null). An element with
+ * an older epoch (a late older lap, or an unpublished claim): wait a bounded number of spins while
+ * an enqueuer may hold h, then mark the cell UNSAFE, which fails a claim's publication. Empty, or
+ * a reservation under {@code h + size} (the enqueuer of h is swapping its element in): wait the
+ * same bound, then invalidate it (epoch to {@code h + size}, reservation to null) so that
+ * enqueuer retries. A reservation under an older epoch: change only the word (unsafe moves to
+ * {@code h + size}, safe becomes unsafe). Then, if the tail is at or below {@code h + 1}, the
+ * ring is empty: move the tail up to the head and report empty.
  *
- * <p>The invariant this keeps: while the dequeuer of position h has not settled it, an epoch of
- * {@code h + size} comes with h's element, claim or reservation, never with null; so the next
- * lap's enqueuer, which needs the null, cannot claim the cell before h is settled, and a dequeuer
- * that reads the epoch {@code h + size} and then a value reads h's element. Nulling a reservation
- * under an older epoch and then moving the epoch broke it when the enqueuer set its epoch between
- * the two steps: the next lap filled the cell and the dequeuer of h took that lap's element,
- * ahead of elements offered before it.
+ * <p>The invariant: until the dequeuer of h has settled it, an epoch of {@code h + size} comes
+ * with h's element, claim or reservation, never with null; so the next lap cannot claim the cell
+ * early, and a dequeuer that reads that epoch and then a value reads h's element. Nulling a
+ * reservation under an older epoch before moving the epoch broke this when the enqueuer set its
+ * epoch between the two steps: the next lap's element was taken ahead of older ones.
  *
  * <p>Counters are 63-bit and start at a given position: a ring can take 2^63 minus its size
  * operations, centuries at any realistic rate.
@@ -152,12 +140,8 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * A ring whose counters start at {@code start}, optionally holding one element already (at
      * position {@code start}), for the thread that links it: it is not yet shared, so plain
-     * writes suffice; the CAS that links it publishes them.
-     *
-     * @param size cells, a power of two
-     * @param remap whether consecutive positions are spread over different cache lines
-     * @param start the first position, {@code 0 <= start < 2^62}
-     * @param first the element for position {@code start}, or null for an empty ring
+     * writes suffice; the CAS that links it publishes them. {@code size} is a power of two,
+     * {@code 0 <= start < 2^62}.
      */
     PrqRing(final int size, final boolean remap, final long start, final Object first) {
         this.size = size;
@@ -258,9 +242,6 @@ final class PrqRing extends PrqRingPad2 {
      * <p>The common case, one position that takes the element, is kept small enough for the
      * JIT to inline into the caller's loop; a position that fails goes to
      * {@link #offerAfterMiss}, which the common case never reaches.
-     *
-     * @param e the element, not null
-     * @return true if enqueued; false if the ring is closed
      */
     boolean offer(final Object e) {
         // the position; volatile, so the cell reads stay after it
@@ -383,8 +364,6 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Whether no position between head and tail is left: a dequeue now would find nothing.
      * Head is read before tail, so a true answer held at the moment tail was read.
-     *
-     * @return true if empty
      */
     boolean isEmpty() {
         final long h = lvHead();
@@ -401,10 +380,6 @@ final class PrqRing extends PrqRingPad2 {
      * what makes the queue's empty poll three loads and one branch; {@code Long.compareUnsigned}
      * compiles to a three-way compare and made the same poll slower than four loads
      * (docs/benchmarks/speed-study.md, eighteenth series).
-     *
-     * @param head the head, read first
-     * @param tail the tail, read after the head
-     * @return true if the ring was empty and open
      */
     static boolean isOpenAndEmpty(final long head, final long tail) {
         return (head ^ Long.MIN_VALUE) >= (tail ^ Long.MIN_VALUE);
@@ -413,20 +388,12 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Whether a ring whose head read {@code head}, and whose tail read {@code tail} after it, had
      * a position left for a dequeuer, closed or not.
-     *
-     * @param head the head, read first
-     * @param tail the tail, read after the head
-     * @return true if a dequeue would take a position
      */
     static boolean hasPositions(final long head, final long tail) {
         return head < (tail & ~CLOSED);
     }
 
-    /**
-     * Dequeues the oldest element.
-     *
-     * @return the element, or null if the ring was empty
-     */
+    /** Dequeues the oldest element, or null if the ring was empty. */
     Object poll() {
         if (isEmpty()) {
             return null; // no write to head on an empty ring
@@ -440,8 +407,6 @@ final class PrqRing extends PrqRingPad2 {
      *
      * <p>The common case, a position whose element is there, is kept small enough for the JIT
      * to inline into the caller's loop; anything else goes to {@link #pollAfterMiss}.
-     *
-     * @return the element, or null if the ring turned out empty
      */
     Object take() {
         final long h = faaHead(1L);
@@ -480,8 +445,6 @@ final class PrqRing extends PrqRingPad2 {
     /**
      * Takes the element of position {@code h} (already this dequeuer's), or leaves the cell so
      * that no enqueuer can put an element there for {@code h} or an earlier lap.
-     *
-     * @return the element, or null if position {@code h} gave none
      */
     private Object takeOrPass(final long h) {
         final int j = cell(h);
@@ -521,15 +484,10 @@ final class PrqRing extends PrqRingPad2 {
                     return null;
                 }
             } else if (v != null && index < mine) {
-                // a reservation under an epoch older than h's: its enqueuer (of h or of another
-                // position) has not set its epoch yet, or set it to an older position. Never null
-                // it here: nulling and moving the epoch are two steps, and if the enqueuer set its
-                // epoch between them, the cell would show its position done with no element, the
-                // next lap's enqueuer would fill it, and the dequeuer of that position would take
-                // the next lap's element ahead of elements offered before it. Change only the
-                // word: an unsafe word moves to h + size, so the reservation's epoch CAS fails and
-                // its enqueuer takes it back; a safe word (the enqueuer has set its epoch, the
-                // element follows) is marked unsafe, as for an older lap's element
+                // a reservation under an epoch older than h's: never null it here (that broke the
+                // invariant of the class comment); change only the word: an unsafe word moves to
+                // h + size, failing the reservation's epoch CAS; a safe one (the element follows)
+                // is marked unsafe, as for an older lap's element
                 if (casEpoch(j, epoch, epoch < 0 ? UNSAFE | mine : epoch | UNSAFE)) {
                     return null;
                 }
@@ -586,11 +544,7 @@ final class PrqRing extends PrqRingPad2 {
         return (lvEpoch(j) & ~UNSAFE) == p + size ? v : null;
     }
 
-    /**
-     * The first position worth looking at for an element: the head, read now.
-     *
-     * @return a position
-     */
+    /** The first position worth looking at for an element: the head, read now. */
     long firstPosition() {
         return lvHead();
     }
@@ -602,18 +556,12 @@ final class PrqRing extends PrqRingPad2 {
      * was skipped (taken by an offer that failed there, none published or passed), so an element
      * can sit a lap or more past the head. The walk stays short: an offer that fails at a position
      * a ring's length past the head closes the ring.
-     *
-     * @return a position
      */
     long endPosition() {
         return lvTail() & ~CLOSED;
     }
 
-    /**
-     * Counts the elements between head and tail: exact when no other thread operates.
-     *
-     * @return the count
-     */
+    /** Counts the elements between head and tail: exact when no other thread operates. */
     long countElements() {
         final long from = firstPosition();
         final long end = endPosition();
@@ -626,11 +574,7 @@ final class PrqRing extends PrqRingPad2 {
         return n;
     }
 
-    /**
-     * The oldest element present, without removing it; weakly consistent.
-     *
-     * @return the element, or null
-     */
+    /** The oldest element present, without removing it; weakly consistent. */
     Object peek() {
         final long from = firstPosition();
         final long end = endPosition();

@@ -37,11 +37,7 @@ class Scq {
         return capacity;
     }
 
-    /**
-     * Inserts {@code e} if a free index is left.
-     *
-     * @return false if full; on a finalizable segment, false also means it is now finalized
-     */
+    /** Inserts {@code e} if a free index is left; on a finalizable segment, false also means it is now finalized. */
     final boolean offer(final Object e) {
         final int i = fq.dequeue();
         if (i == IndexRing.EMPTY) {
@@ -66,11 +62,7 @@ class Scq {
         return false;
     }
 
-    /**
-     * Removes the oldest element.
-     *
-     * @return the element, or null if none was found
-     */
+    /** Removes the oldest element, or null if none was found. */
     final Object poll() {
         final int i = aq.dequeue();
         if (i == IndexRing.EMPTY) {
@@ -88,10 +80,7 @@ class Scq {
         return e;
     }
 
-    /**
-     * Removes up to {@code limit} elements, handing each to {@code consumer} after its slot is
-     * free again.
-     */
+    /** Removes up to {@code limit} elements, handing each to {@code consumer} after its slot is free again. */
     final int drain(final Consumer<Object> consumer, final int limit) {
         int n = 0;
         while (n < limit) {
@@ -112,7 +101,6 @@ class Scq {
      *
      * Only for a bounded queue: a finalizable segment could refuse an element already supplied.
      *
-     * @return how many were inserted; fewer than {@code limit} if the queue filled up
      * @throws NullPointerException if the supplier returns null (the index is given back first)
      */
     final int fill(final Supplier<?> supplier, final int limit) {
@@ -145,8 +133,6 @@ class Scq {
     /**
      * A weakly consistent look at the oldest element: scans from the head to the tail for the
      * first position holding an element and returns it if the head has not moved meanwhile.
-     *
-     * @return an element present during the call, or null if none was seen
      */
     final Object peek() {
         restart:

@@ -13,15 +13,10 @@ import java.util.function.Supplier;
  * {@link #put} wait with a {@link WaitStrategy} (a {@link HybridWaitStrategy} unless another is
  * given) instead of taking a lock per operation.
  *
- * <p>Non-blocking operations cost what they cost on {@code ScqQueue}, plus one volatile load of a
- * counter of waiting threads that only waiters write: an offer reads the takers' count, a poll
- * the putters' count. Only when someone waits does the operation also increment a padded event
- * counter and call the strategy's {@code signalAllWhenBlocking()}. Waiters register, re-check
- * the queue, then wait with the strategy for the counter to move (spin, yield, then park, with
- * the hybrid strategy). Timed waits ({@link #poll(long, TimeUnit)},
- * {@link #offer(Object, long, TimeUnit)}) cannot park inside a strategy, which has no deadline:
- * they spin, yield, then sleep in slices of at most 100 µs, so they notice a change within about
- * that much. Prefer {@code take}/{@code put} for threads that idle for long.
+ * <p>An offer or poll adds one volatile load (of the waiters' count, a line only waiters write)
+ * to {@code ScqQueue}'s cost, and signals only while someone waits. Timed waits
+ * ({@link #poll(long, TimeUnit)}, {@link #offer(Object, long, TimeUnit)}) have no strategy to park
+ * in: they spin, yield, then sleep 100 µs slices; prefer {@code take}/{@code put}.
  *
  * <pre>{@code
  * BlockingQueue<Job> jobs = new ScqBlockingQueue<>(1024);
@@ -30,11 +25,9 @@ import java.util.function.Supplier;
  * Job maybe = jobs.poll(10, TimeUnit.MILLISECONDS);
  * }</pre>
  *
- * <p>The limits of {@link ScqQueue} apply: at most {@code max(capacity, 64)} threads at once, a
- * spurious "full" when several threads offer and poll at once ({@code put} then simply waits for
- * the next poll), a weakly consistent {@link #iterator()}, and no removal from the middle
- * ({@code remove(Object)}, {@code removeAll}, {@code retainAll}, {@code removeIf} and
- * {@code Iterator.remove} throw {@link UnsupportedOperationException}).
+ * <p>The limits of {@link ScqQueue} apply (threads, a spurious "full" that {@code put} simply
+ * waits out, weakly consistent {@link #iterator()}, no removal from the middle: it throws
+ * {@link UnsupportedOperationException}).
  *
  * @param <E> the element type; null elements are rejected
  */

@@ -4,16 +4,7 @@ package dev.slipstream.queue;
  * The weakly consistent iterator of the SCQ and LSCQ queues: walks the positions of each
  * segment's allocated ring from its head to its tail and returns the element each position holds,
  * validated against the ring entry so that an element taken meanwhile is skipped, never returned
- * in place of another.
- *
- * <p>The walk ends at the tail of the last segment as it was when the iterator was created:
- * every element present during the whole iteration was offered before that, so it lies in the
- * walked range, at a position not yet reached by the head when the walk gets there. Positions
- * only grow along the walk and each holds at most one element, so no element is returned twice
- * and the elements come in FIFO order. Elements offered after creation are not returned.
- *
- * <p>It reads and never writes: no counter, entry or element changes, so iterating costs the
- * producers and consumers nothing but the cache lines it reads.
+ * in place of another (why that is weakly consistent: {@link LookAheadIterator}).
  *
  * @param <E> the element type
  */

@@ -45,22 +45,15 @@ import java.util.function.Supplier;
  *       is lost: retry, or use a blocking put.</li>
  *   <li><b>Memory:</b> {@code 36 * capacity + 2024} bytes with compressed references (the
  *       default below 32 GB of heap; 4 more at capacity 1), {@code 40 * capacity + 2296} without,
- *       allocated once; offering and polling allocate nothing. Per element: two ring entries of
- *       each of the two rings ({@code 4 * 8} bytes) and one reference. The constant is padding
- *       that keeps other objects off the hot cache lines: each ring object pads its head, tail
- *       and threshold to 128 bytes apiece (576 bytes a ring), each entry array has 16 unused
- *       longs at each end (256 bytes) and the data array 32 unused references at each end
- *       (256 bytes compressed), plus object headers. At capacity 16 that is 2600 bytes,
- *       162 bytes per element; at 1024, 38 KB.</li>
- *   <li><b>Iteration:</b> {@link #iterator()} (and {@code contains}, {@code containsAll},
- *       {@code toArray}, {@code toString}, {@code forEach}, {@code stream}) is weakly consistent
- *       (see there) and reads without writing. {@link #size()} counts the elements: exact when
- *       no other thread operates, not a snapshot while others do. {@link #peek()} is weakly
- *       consistent.</li>
- *   <li><b>Not supported:</b> removing from the middle: {@link #remove(Object)},
- *       {@code removeAll}, {@code retainAll}, {@code removeIf} and {@code Iterator.remove} throw
- *       {@link UnsupportedOperationException}. Supporting them would need a state that every
- *       offer and poll checks, a cost on the hot path that this queue does not take.</li>
+ *       allocated once; offering and polling allocate nothing. Per element: two entries in each
+ *       ring and one reference. The constant is padding that keeps other objects off the hot
+ *       cache lines (head, tail and threshold 128 bytes apiece, 16 longs or 32 references at each
+ *       end of each array). At capacity 16 that is 2600 bytes, 162 per element; at 1024, 38 KB.</li>
+ *   <li><b>Iteration:</b> {@link #iterator()} (and what walks it: {@code contains},
+ *       {@code toArray}, {@code stream}...), {@link #size()} and {@link #peek()} are weakly
+ *       consistent (see there) and write nothing.</li>
+ *   <li><b>Not supported:</b> removing from the middle ({@link #remove(Object)} and the like)
+ *       throws {@link UnsupportedOperationException}: it would cost every offer and poll a check.</li>
  * </ul>
  *
  * @param <E> the element type; null elements are rejected
@@ -237,13 +230,11 @@ public final class ScqQueue<E> extends PollOnlyQueue<E> implements BatchQueue<E>
     }
 
     /**
-     * A weakly consistent iterator over the elements, oldest first. It never throws
-     * {@link java.util.ConcurrentModificationException} and may run while other threads offer
-     * and poll: it returns every element that is in the queue for the whole iteration exactly
-     * once, never returns an element twice, returns elements in FIFO order, and returns no
-     * element offered after it was created; an element polled during the iteration may or may
-     * not be returned. It reads the rings and writes nothing, so it does not slow producers or
-     * consumers down. {@link Iterator#remove()} is not supported (see {@link #remove(Object)}).
+     * A weakly consistent iterator over the elements, oldest first, that never throws
+     * {@link java.util.ConcurrentModificationException}: it returns, once each and in FIFO order,
+     * every element in the queue for the whole iteration, and none offered after it was created;
+     * one polled meanwhile may or may not be returned. It writes nothing, so producers and
+     * consumers do not pay for it. {@link Iterator#remove()} is not supported.
      *
      * <pre>{@code
      * for (Order o : queue) {          // a look at the backlog; poll() still takes them in order

@@ -19,5 +19,9 @@
  * fetch-and-OR whose old value is not used. A comment at the call says why that mode, where
  * the name alone does not. Plain fields written before an object is published (a new ring, a
  * new segment) need no accessor: the CAS or release that links them publishes them.
+ *
+ * <p>Hot counters sit between padding classes of 120 bytes, each of which declares an int first:
+ * the JVM fills the 4-byte hole after the object header (or between classes) with a subclass's
+ * field, which would otherwise land in front of the padding instead of behind it.
  */
 package dev.slipstream.queue;

@@ -94,13 +94,10 @@ abstract class RingBufferFields<E> extends RingBufferPad {
  * it), and the exception reaches the publishing caller.
  *
  * <p><b>Closing and accounting.</b> {@link #close(String)} fixes a {@linkplain #closeFence()
- * close fence}. Every publish that returns normally is at or below it, so a consumer that drains
+ * close fence}: every publish that returns normally is at or below it, so a consumer that drains
  * to the fence has seen every accepted event; a publish that is not accepted throws
- * {@link SequencerClosedException} (a {@code tryPublish...} returns false instead) and its event
- * must not be counted as accepted. No claim at
- * or below the fence is ever abandoned: a claim made before the close is published by its
- * producer as usual, and the fence stops below any multi-producer claim still waiting for space
- * (that claim throws instead of being accepted).
+ * {@link SequencerClosedException} (a {@code tryPublish...} returns false instead). No claim at or
+ * below the fence is abandoned (see {@link Sequencer#close(String)}).
  *
  * @param <E> the event type
  */
@@ -349,12 +346,10 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
     }
 
     /**
-     * Stops accepting new claims: later claims, and producers still waiting for space above the
-     * fence, throw {@link SequencerClosedException}. Published events stay readable. Claims made before the
-     * close stay valid and are published normally; a claim that raced the close is refused when
-     * published (the publish throws {@link SequencerClosedException}), so every publish that
-     * returns normally is at or below {@link #closeFence()}. After the close, the
-     * {@code tryPublish...} methods return false rather than throw.
+     * Stops accepting new claims, as {@link Sequencer#close(String)} describes: later claims throw
+     * {@link SequencerClosedException}, published events stay readable, and every publish that
+     * returns normally is at or below {@link #closeFence()}. The {@code tryPublish...} methods
+     * return false rather than throw.
      *
      * @param reason why, for the exception message
      */
@@ -394,22 +389,13 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
 
     // ---------------------------------------------------------------- single-event publication
 
-    /**
-     * Claims a slot, lets {@code translator} fill it, and publishes it.
-     *
-     * @param translator writes the event
-     */
+    /** {@inheritDoc} */
     public void publishEvent(final EventTranslator<E> translator) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next());
     }
 
-    /**
-     * Publishes if there is space now.
-     *
-     * @param translator writes the event
-     * @return false if the ring was full or is closed (nothing was published)
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvent(final EventTranslator<E> translator) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
@@ -421,61 +407,30 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Claims a slot, fills it from one argument, and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the argument
-     * @param <A> the argument type
-     */
+    /** {@inheritDoc} */
     public <A> void publishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), arg0);
     }
 
-    /**
-     * Publishes from one argument if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the argument
-     * @param <A> the argument type
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public <A> boolean tryPublishEvent(final EventTranslatorOneArg<E, A> translator, final A arg0) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
             translateAndPublish(translator, sequencer.tryNext(), arg0);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
 
-    /**
-     * Claims a slot, fills it from two arguments, and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     */
+    /** {@inheritDoc} */
     public <A, B> void publishEvent(final EventTranslatorTwoArg<E, A, B> translator, final A arg0, final B arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), arg0, arg1);
     }
 
-    /**
-     * Publishes from two arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public <A, B> boolean tryPublishEvent(final EventTranslatorTwoArg<E, A, B> translator,
                                           final A arg0, final B arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -483,40 +438,18 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublish(translator, sequencer.tryNext(), arg0, arg1);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
 
-    /**
-     * Claims a slot, fills it from three arguments, and publishes it.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param arg2 the third argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     */
+    /** {@inheritDoc} */
     public <A, B, C> void publishEvent(final EventTranslatorThreeArg<E, A, B, C> translator,
                                        final A arg0, final B arg1, final C arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), arg0, arg1, arg2);
     }
 
-    /**
-     * Publishes from three arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param arg0 the first argument
-     * @param arg1 the second argument
-     * @param arg2 the third argument
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public <A, B, C> boolean tryPublishEvent(final EventTranslatorThreeArg<E, A, B, C> translator,
                                              final A arg0, final B arg1, final C arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -524,81 +457,46 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublish(translator, sequencer.tryNext(), arg0, arg1, arg2);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
 
-    /**
-     * Claims a slot, fills it from any number of arguments, and publishes it.
-     *
-     * @param translator writes the event
-     * @param args the arguments
-     */
+    /** {@inheritDoc} */
     public void publishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         translateAndPublish(translator, sequencer.next(), args);
     }
 
-    /**
-     * Publishes from any number of arguments if there is space now.
-     *
-     * @param translator writes the event
-     * @param args the arguments
-     * @return false if the ring was full or is closed
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvent(final EventTranslatorVararg<E> translator, final Object... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         try {
             translateAndPublish(translator, sequencer.tryNext(), args);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
 
     // ---------------------------------------------------------------- batch publication
 
-    /**
-     * Publishes one event per translator, claimed and published as one batch.
-     *
-     * @param translators one per event
-     */
+    /** {@inheritDoc} */
     public void publishEvents(final EventTranslator<E>[] translators) {
         publishEvents(translators, 0, checkedLength(translators));
     }
 
-    /**
-     * Publishes {@code batchSize} events from {@code translators[batchStartsAt ..]} as one batch.
-     *
-     * @param translators the translators
-     * @param batchStartsAt the first translator used
-     * @param batchSize how many events
-     */
+    /** {@inheritDoc} */
     public void publishEvents(final EventTranslator<E>[] translators, final int batchStartsAt, final int batchSize) {
         checkBatch(translators, batchStartsAt, batchSize);
         translateAndPublishBatch(translators, batchStartsAt, batchSize, sequencer.next(batchSize));
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslator[])} if there is space for the whole batch now.
-     *
-     * @param translators one per event
-     * @return false if the ring had no room for the batch or is closed (nothing was published)
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators) {
         return tryPublishEvents(translators, 0, checkedLength(translators));
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslator[], int, int)} if there is space now.
-     *
-     * @param translators the translators
-     * @param batchStartsAt the first translator used
-     * @param batchSize how many events
-     * @return false if the ring had no room for the batch or is closed
-     */
+    /** {@inheritDoc} */
     public boolean tryPublishEvents(final EventTranslator<E>[] translators, final int batchStartsAt,
                                     final int batchSize) {
         checkBatch(translators, batchStartsAt, batchSize);
@@ -606,31 +504,16 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublishBatch(translators, batchStartsAt, batchSize, sequencer.tryNext(batchSize));
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
 
-    /**
-     * Publishes one event per argument, as one batch.
-     *
-     * @param translator writes each event
-     * @param args one per event
-     * @param <A> the argument type
-     */
+    /** {@inheritDoc} */
     public <A> void publishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
         publishEvents(translator, 0, checkedLength(args), args);
     }
 
-    /**
-     * Publishes {@code batchSize} events from {@code args[batchStartsAt ..]}, as one batch.
-     *
-     * @param translator writes each event
-     * @param batchStartsAt the first argument used
-     * @param batchSize how many events
-     * @param args the arguments
-     * @param <A> the argument type
-     */
+    /** {@inheritDoc} */
     public <A> void publishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
                                   final int batchSize, final A[] args) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -638,28 +521,12 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         translateAndPublishBatch(translator, batchStartsAt, batchSize, sequencer.next(batchSize), args);
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslatorOneArg, Object[])} if there is space now.
-     *
-     * @param translator writes each event
-     * @param args one per event
-     * @param <A> the argument type
-     * @return false if the ring had no room for the batch or is closed
-     */
+    /** {@inheritDoc} */
     public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final A[] args) {
         return tryPublishEvents(translator, 0, checkedLength(args), args);
     }
 
-    /**
-     * As {@link #publishEvents(EventTranslatorOneArg, int, int, Object[])} if there is space now.
-     *
-     * @param translator writes each event
-     * @param batchStartsAt the first argument used
-     * @param batchSize how many events
-     * @param args the arguments
-     * @param <A> the argument type
-     * @return false if the ring had no room for the batch or is closed
-     */
+    /** {@inheritDoc} */
     public <A> boolean tryPublishEvents(final EventTranslatorOneArg<E, A> translator, final int batchStartsAt,
                                         final int batchSize, final A[] args) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -668,20 +535,11 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
             translateAndPublishBatch(translator, batchStartsAt, batchSize, sequencer.tryNext(batchSize), args);
             return true;
         } catch (InsufficientCapacityException | SequencerClosedException refused) {
-            // full, or closed (shut down, halted, stopped by a failure): not accepted either way
             return false;
         }
     }
 
-    /**
-     * Publishes one event per pair {@code (arg0[i], arg1[i])}, as one batch.
-     *
-     * @param translator writes each event
-     * @param arg0 first arguments
-     * @param arg1 second arguments, as many as {@code arg0}
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     */
+    /** {@inheritDoc} */
     public <A, B> void publishEvents(final EventTranslatorTwoArg<E, A, B> translator, final A[] arg0,
                                      final B[] arg1) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -698,17 +556,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Publishes one event per triple {@code (arg0[i], arg1[i], arg2[i])}, as one batch.
-     *
-     * @param translator writes each event
-     * @param arg0 first arguments
-     * @param arg1 second arguments, as many as {@code arg0}
-     * @param arg2 third arguments, as many as {@code arg0}
-     * @param <A> the first argument type
-     * @param <B> the second argument type
-     * @param <C> the third argument type
-     */
+    /** {@inheritDoc} */
     public <A, B, C> void publishEvents(final EventTranslatorThreeArg<E, A, B, C> translator, final A[] arg0,
                                         final B[] arg1, final C[] arg2) {
         Objects.requireNonNull(translator, "translator must not be null");
@@ -726,12 +574,7 @@ public final class RingBuffer<E> extends RingBufferFields<E> implements DataProv
         }
     }
 
-    /**
-     * Publishes one event per argument list {@code args[i]}, as one batch.
-     *
-     * @param translator writes each event
-     * @param args one argument list per event
-     */
+    /** {@inheritDoc} */
     public void publishEvents(final EventTranslatorVararg<E> translator, final Object[]... args) {
         Objects.requireNonNull(translator, "translator must not be null");
         final int batchSize = checkedLength(args);

@@ -57,11 +57,7 @@ abstract class AbstractSequencer implements Sequencer {
                 Objects.requireNonNull(producerWaitStrategy, "producerWaitStrategy must not be null");
     }
 
-    /**
-     * Rejects sizes the ring cannot use: below 1 or not a power of two (indexes are masked).
-     *
-     * @param bufferSize the requested size
-     */
+    /** Rejects sizes the ring cannot use: below 1 or not a power of two (indexes are masked). */
     static void checkBufferSize(final int bufferSize) {
         if (bufferSize < 1) {
             throw new IllegalArgumentException("bufferSize must be at least 1, got " + bufferSize);
@@ -91,11 +87,7 @@ abstract class AbstractSequencer implements Sequencer {
         }
     }
 
-    /**
-     * Why the sequencer was closed.
-     *
-     * @return the reason given to {@link #close(String)}, or null while open
-     */
+    /** Why the sequencer was closed: the reason given to {@link #close(String)}, or null while open. */
     final String closeReason() {
         return closedReason;
     }
@@ -172,8 +164,6 @@ abstract class AbstractSequencer implements Sequencer {
      * that is still waiting for space. Every claim that checked the sequencer open before that
      * store and can be published must be at or below it; every claim below it must be one its
      * producer will publish, so a consumer that drains to the fence finds no hole.
-     *
-     * @return the highest accepted sequence
      */
     abstract long fenceForClose();
 
@@ -220,12 +210,10 @@ abstract class AbstractSequencer implements Sequencer {
         }
     }
 
-    /** Volatile CAS of the array of gating sequences. */
     private boolean casGatingSequences(final Sequence[] expected, final Sequence[] updated) {
         return GATING_SEQUENCES.compareAndSet(this, expected, updated);
     }
 
-    /** Volatile CAS of the close reason. */
     private boolean casClosedReason(final String expected, final String reason) {
         return CLOSED_REASON.compareAndSet(this, expected, reason);
     }

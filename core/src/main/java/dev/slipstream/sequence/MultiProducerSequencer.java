@@ -16,20 +16,14 @@ import java.lang.invoke.VarHandle;
  * earlier flag, is set ({@link #getHighestPublishedSequence}), so it never reads a slot that is
  * claimed but still being written.
  *
- * <p><b>Closing never leaves a hole.</b> A single claim may be waiting for space when the
- * sequencer closes, and its slot could then never be published. So the close fence is the
- * highest claim the closing thread sees, lowered to the last slot whose space the consumers had
- * already freed: every claim at or below the fence has space and is published by its producer; a
- * claim above it that is still waiting throws {@link SequencerClosedException}, one that found
- * space is refused when it publishes. Claims of several slots never straddle the fence: they are
- * made only with space, so they lie below the space bound, and the cursor bound falls between
- * claims.
+ * <p><b>Closing never leaves a hole.</b> A single claim may be waiting for space at the close, and
+ * could then never be published; so the close fence is lowered to the last slot whose space the
+ * consumers had freed. A claim above it throws (while waiting) or is refused (when publishing).
+ * Claims of several slots are made only with space, so they never straddle the fence.
  *
  * <p>Between claim and publish the flag holds a <em>claim mark</em> (the lap with the sign bit
- * set), which no published lap equals. A publish checks its own slot's mark, on the line it is
- * about to write anyway, instead of loading the cursor that every producer's claim writes: a
- * sequence never claimed, already published, or more than a ring old is refused with a message,
- * and the contended line stays off the publishing path.
+ * set). A publish checks its own slot's mark, on a line it writes anyway, rather than the
+ * contended cursor: a sequence never claimed, already published or over a ring old is refused.
  *
  * <pre>{@code
  * Sequencer sequencer = new MultiProducerSequencer(1024, new BlockingWaitStrategy());
@@ -91,7 +85,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         final long wrapPoint = claimed + required - bufferSize;
         final long cached = gatingSequenceCache.get();
         if (wrapPoint > cached || cached > claimed) {
-            // acquire loads: a consumer's value covers its reads of the slots it releases
             final long minSequence = Sequences.minimum(gatingSequences, claimed);
             gatingSequenceCache.set(minSequence);
             return wrapPoint <= minSequence;
@@ -124,7 +117,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         final long wrapPoint = sequence - bufferSize;
         int attempt = 0;
         while (true) {
-            // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
             final long minSequence = Sequences.minimum(gatingSequences, sequence - 1);
             gatingSequenceCache.set(minSequence);
             if (wrapPoint <= minSequence) {
@@ -150,7 +142,6 @@ public final class MultiProducerSequencer extends AbstractSequencer {
             final long wrapPoint = nextSequence - bufferSize;
             final long cached = gatingSequenceCache.get();
             if (wrapPoint > cached || cached > current) {
-                // acquire loads: once a consumer is past a slot, its reads of it happened before our writes
                 final long minSequence = Sequences.minimum(gatingSequences, current);
                 gatingSequenceCache.set(minSequence);
                 if (wrapPoint > minSequence) {
@@ -200,10 +191,7 @@ public final class MultiProducerSequencer extends AbstractSequencer {
         // after the claim's CAS, before the slot becomes visible: a claim that raced a close is
         // refused and never seen by a consumer (every later claim is past the fence too)
         checkAccepted(sequence, sequence);
-        // One load of this slot's own flag, whose line the publication below writes anyway: it
-        // holds this claim's mark from next() until now. A sequence never claimed, already
-        // published or more than a ring old does not carry it, so no load of the cursor's
-        // contended line is needed on this path.
+        // the claim mark check of the class comment: this slot's line, not the contended cursor's
         if (lrAvailable(sequence) != claimMark(sequence)) {
             throw notPublishable(sequence, sequence, sequence);
         }
@@ -292,22 +280,18 @@ public final class MultiProducerSequencer extends AbstractSequencer {
 
     // ------------------------------------------------------------ the flags, by access mode
 
-    /** Opaque load of {@code sequence}'s slot flag. */
     private int lrAvailable(final long sequence) {
         return (int) AVAILABLE.getOpaque(availableBuffer, (int) sequence & indexMask);
     }
 
-    /** Acquire load of {@code sequence}'s slot flag. */
     private int laAvailable(final long sequence) {
         return (int) AVAILABLE.getAcquire(availableBuffer, (int) sequence & indexMask);
     }
 
-    /** Opaque store into {@code sequence}'s slot flag. */
     private void srAvailable(final long sequence, final int flag) {
         AVAILABLE.setOpaque(availableBuffer, (int) sequence & indexMask, flag);
     }
 
-    /** Release store into {@code sequence}'s slot flag. */
     private void soAvailable(final long sequence, final int flag) {
         AVAILABLE.setRelease(availableBuffer, (int) sequence & indexMask, flag);
     }

@@ -190,18 +190,12 @@ public interface Sequencer {
      * {@link SequencerClosedException} with {@code reason}. Already published events stay
      * readable.
      *
-     * <p>Closing fixes the {@linkplain #getCloseFence() close fence}: the highest sequence whose
-     * claim was accepted. Claims at or below it were made before the close and stay valid: their
-     * producers publish them normally, so nothing accepted is ever abandoned. A claim that raced
-     * the close and lies above the fence is refused when it is published: {@link #publish(long)}
-     * throws {@link SequencerClosedException} without making the slot visible, so its producer
-     * learns the event was not accepted and no consumer ever sees it (every later claim is above
-     * the fence too, so this leaves no hole below it).
-     * A producer waiting for space when the ring closes either holds no claim yet (a claim of
-     * several slots, or the single-producer sequencer) or holds one above the fence, which the
-     * multi-producer sequencer lowers to the last slot whose space was already free: either way
-     * it throws, and no claim at or below the fence waits for space. The first call wins; later
-     * calls only wake waiting consumers.
+     * <p>Closing fixes the {@linkplain #getCloseFence() close fence}: the highest accepted claim.
+     * Claims at or below it stay valid and are published normally, so nothing accepted is
+     * abandoned. A claim that raced the close, above the fence, is refused when published:
+     * {@link #publish(long)} throws without making the slot visible (every later claim is above
+     * too, so no hole is left). A producer still waiting for space holds no claim or one above
+     * the fence, so it throws. The first call wins; later calls only wake waiting consumers.
      *
      * @param reason why, for the exception message
      */

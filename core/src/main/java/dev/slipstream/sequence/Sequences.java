@@ -13,8 +13,9 @@ public final class Sequences {
 
     /**
      * The smallest value among {@code sequences}, or {@code minimum} if that is smaller or the
-     * array is empty. Each read is an acquire load: a caller that sees a consumer's value also
-     * sees everything that consumer did before releasing it.
+     * array is empty. Each read is an acquire load: a producer that sees a consumer past a slot
+     * also sees that consumer's reads of it done, so the producer may overwrite it; callers rely
+     * on this without saying so again.
      *
      * @param sequences the sequences to read
      * @param minimum the upper bound of the result

@@ -58,17 +58,14 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         }
     }
 
-    /** Opaque load of the highest claimed sequence. */
     private long lrNextValue() {
         return (long) NEXT_VALUE.getOpaque(this);
     }
 
-    /** Volatile load of the highest claimed sequence. */
     private long lvNextValue() {
         return (long) NEXT_VALUE.getVolatile(this);
     }
 
-    /** Opaque store of the highest claimed sequence. */
     private void srNextValue(final long sequence) {
         NEXT_VALUE.setOpaque(this, sequence);
     }
@@ -105,7 +102,6 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         final long wrapPoint = claimed + required - bufferSize;
         final long cached = cachedGatingSequence;
         if (wrapPoint > cached || cached > claimed) {
-            // acquire loads: a consumer's value covers its reads of the slots it releases
             final long minSequence = Sequences.minimum(gatingSequences, claimed);
             cachedGatingSequence = minSequence;
             return wrapPoint <= minSequence;
@@ -115,11 +111,10 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     @Override
     public long next() {
-        // The common claim, kept as short as LMAX's: no size check (one slot always fits), no
-        // look at other threads' lines unless the cached consumer position says the ring may be
-        // full. A producer whose claim path is a few instructions longer than its consumer's loop
-        // lets the consumer catch up and chase it a few slots behind, where every event costs
-        // both threads a cache miss (docs/benchmarks/history/speed-study.md, "continuous stream").
+        // The common claim, kept short: no size check, no look at other threads' lines unless the
+        // cached consumer position says the ring may be full. A longer claim path lets the
+        // consumer chase a few slots behind, where every event costs both threads a cache miss
+        // (docs/benchmarks/history/speed-study.md, "continuous stream").
         final long claimed = nextValue;
         final long nextSequence = claimed + 1L;
         final long cached = cachedGatingSequence;
@@ -143,15 +138,11 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
 
     /**
      * Takes {@code nextSequence} (space is confirmed) unless the sequencer is closed. Store the
-     * claim first, then look at the close: the reverse of close(), which stores the reason first
-     * and then watches the claims settle. Either the closing thread sees this claim and counts it
-     * in its fence, or this thread sees the reason and asks the fence (see
-     * {@link #acceptedAfterClose}); a claim made once the close is final is above the fence and is
-     * taken back there. Publishing then needs no look at the close at all.
-     *
-     * <p>One look, after the store, and no look before it: a look before the store would only
-     * refuse a claim that the fence refuses anyway, and in a continuous stream every load and
-     * store on this path counts (the speed study's eleventh series).
+     * claim, then look at the close: the reverse of close(), which stores the reason, then watches
+     * the claims settle. Either the closer counts this claim in its fence, or this thread sees the
+     * reason and asks the fence ({@link #acceptedAfterClose}); publishing needs no look at the
+     * close. No look before the store: it would only refuse what the fence refuses anyway, and
+     * every load on this path counts (the speed study's eleventh series).
      */
     private long claim(final long claimed, final long nextSequence) {
         // opaque: the closing thread's settle loop and remainingCapacity() read it from other
@@ -174,8 +165,6 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         final long wrapPoint = nextSequence - bufferSize;
         long minSequence;
         int attempt = 0;
-        // acquire loads of the gating sequences: once we see a consumer past a slot, its reads
-        // of that slot happened before our writes to it
         while (wrapPoint > (minSequence = Sequences.minimum(gatingSequences, claimed))) {
             waitForSpace(attempt++);
         }

@@ -6,17 +6,13 @@ import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 
 /**
- * Sleeps on a monitor until a producer signals a publication, and costs nothing
- * while idle: the choice when CPU matters more than latency (shared machines, many pipelines,
- * background stages). A consumer that finds nothing to read counts itself as a sleeper and waits
- * on the monitor; a publish that finds the count above zero takes the monitor, zeroes the count
- * and wakes every sleeper, and later publishes skip the monitor until a consumer sleeps again. A
- * producer pays one fence and one load per publish and the monitor once per sleep; a sleeping
- * consumer costs a thread wake-up (tens of microseconds). Nothing is allocated, even when the
- * monitor is contended. When the cursor has moved but an
- * upstream stage is still behind, it spins briefly, then yields, then parks for short intervals,
- * so a slow upstream stage costs its followers little CPU either. Prefer
- * {@link HybridWaitStrategy} when latency matters too.
+ * Sleeps on a monitor until a producer signals a publication, and costs nothing while idle: the
+ * choice when CPU matters more than latency (shared machines, background stages). A publish takes
+ * the monitor only if a consumer has gone to sleep since the last signal, and wakes every sleeper;
+ * otherwise it pays one fence and one load. A sleeping consumer costs a thread wake-up (tens of
+ * microseconds); nothing is allocated. Waiting for a slow upstream stage (the cursor has moved)
+ * spins briefly, yields, then parks for short intervals. Prefer {@link HybridWaitStrategy} when
+ * latency matters too.
  *
  * <pre>{@code
  * RingBuffer<LogLine> ring =

@@ -27,7 +27,6 @@ public final class BusySpinWaitStrategy implements WaitStrategy {
     public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
                         final SequenceBarrier barrier) throws AlertException {
         long available;
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
             Thread.onSpinWait();

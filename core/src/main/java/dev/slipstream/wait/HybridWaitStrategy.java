@@ -11,20 +11,13 @@ import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
-/**
- * 56 bytes before the waiter count, so that no other object's hot field shares its cache line.
- * The int fills the gap after a compressed object header, where the JVM would otherwise place a
- * small field of a subclass, on the cache line of whatever object precedes this one.
- */
+/** 56 bytes before the waiter count; the int fills the gap after the header, where a subclass field would go. */
 abstract class HybridLhsPadding {
     int p00;
     long p01, p02, p03, p04, p05, p06, p07;
 }
 
-/**
- * The count producers read on every publish; written only when a consumer parks or leaves. A
- * long, so that the JVM cannot move it into a 4-byte gap outside the padding.
- */
+/** Parked consumers, read on every publish; a long, so it stays inside the padding. */
 abstract class HybridWaiterCount extends HybridLhsPadding {
     volatile long parkedWaiters;
 }
@@ -40,29 +33,23 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
  * together, and about the CPU of a blocking strategy while they arrive far apart.
  *
  * <p>Like a kernel's optimistic spinning on a lock, each consumer thread keeps a <em>spin
- * window</em> that adapts to what its recent waits found. A wait first spins up to the window
- * ({@link Thread#onSpinWait()}), then yields up to a matching yield window, then registers itself
- * and parks until a producer signals. When the event arrives inside the spin window, the window
- * grows (spinning paid off, so spin as long again next time, and a bit longer); when the thread
- * had to park anyway, both windows halve, down to a small floor (the spinning was wasted). So at a
- * high rate the window covers the gap between events and the consumer answers like busy-spin; at
- * a low rate the window shrinks to the floor within a few waits and each wait costs little more
- * than a park. {@code spinTries} and {@code yieldTries} are the largest windows.
+ * window</em>: a wait spins up to it, yields up to a matching yield window, then registers and
+ * parks until a producer signals. An event caught spinning grows the window; a wait that had to
+ * park halves both windows, down to a small floor. At a high rate the window covers the gap
+ * between events (busy-spin latency); at a low rate it shrinks within a few waits.
+ * {@code spinTries} and {@code yieldTries} are the largest windows.
  *
- * <p>A spin is also bounded in time ({@code maxSpinNanos}, 50 us by default), because what one
- * {@link Thread#onSpinWait()} costs differs between CPUs by about ten times (the pause instruction
- * takes from about 10 to about 140 cycles): without the bound, the largest window would last
- * several times {@code maxSpinNanos} on a CPU with a slow pause. A window longer than the gap
- * between events at a low rate catches every event while spinning, so it never shrinks, and the
- * consumer spins through every gap like busy-spin. The same bound tells a wait that parked whether spinning would have paid: if the
- * event came within {@code maxSpinNanos} of the wait's start, the window opens to the largest (a
- * gap that short is met spinning from the next wait on); if it came later, both windows halve.
- * Without that, a consumer at 100,000 events per second whose window once fell to the floor
- * would park on every gap, because each park's wake-up is late enough to look like a failure.
+ * <p>A spin is also bounded in time ({@code maxSpinNanos}, 50 us by default), because one
+ * {@link Thread#onSpinWait()} costs about 10 to 140 cycles depending on the CPU: without the
+ * bound, a window longer than the gap at a low rate would never shrink and the consumer would
+ * spin through every gap. The same bound tells a wait that parked whether spinning would have
+ * paid: an event within {@code maxSpinNanos} of the wait's start opens the window to the
+ * largest, a later one halves it. Otherwise a consumer at 100,000 events per second whose window
+ * once fell to the floor would park on every gap, each late wake-up looking like a failure.
  *
  * <p>For producers, signalling costs a fence and one load of a counter when nobody is parked.
- * Upstream stages do not signal, so a consumer that waits only for a slow upstream stage (the
- * cursor is already past) parks for short intervals instead of indefinitely.
+ * Upstream stages do not signal, so a consumer that waits only for a slow upstream stage parks
+ * for short intervals instead.
  *
  * <pre>{@code
  * WaitStrategy waitStrategy = new HybridWaitStrategy();                 // defaults
@@ -73,11 +60,7 @@ abstract class HybridRhsPadding extends HybridWaiterCount {
 public final class HybridWaitStrategy extends HybridRhsPadding implements WaitStrategy {
     /** The largest spin window, when none is given (where a pause takes over 12.5 ns, the time bound ends a spin first). */
     public static final int DEFAULT_SPIN_TRIES = 4_000;
-    /**
-     * The longest a wait spins, when none is given: events closer together than this are met
-     * spinning (like busy-spin, at 20,000 events per second and above), events further apart by
-     * a parked consumer (like a blocking strategy, at 10,000 per second and below).
-     */
+    /** The longest a wait spins, when none is given: closer events are met spinning, further ones parked. */
     public static final long DEFAULT_MAX_SPIN_NANOS = 50_000L;
     /** The largest yield window, when none is given. */
     public static final int DEFAULT_YIELD_TRIES = 50;
@@ -159,7 +142,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     @Override
     public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
                         final SequenceBarrier barrier) throws AlertException, InterruptedException {
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         long available = dependentSequence.get();
         if (available >= sequence) {
             return available;
@@ -199,7 +181,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 LockSupport.parkNanos(this, upstreamParkNanos);
                 UpstreamWait.throwIfInterrupted();
             }
-            // acquire: as above
             available = dependentSequence.get();
             if (available >= sequence) {
                 final boolean brief = parked && System.nanoTime() - waitStart <= maxSpinNanos;
@@ -273,7 +254,6 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
      */
     @Override
     public void signalAllWhenBlocking() {
-        // full fence (StoreLoad): the caller's publishing store is visible before the count is read
         VarHandle.fullFence();
         // volatile load: zero unless a consumer has registered to park
         if (lvParkedWaiters() != 0L) {
@@ -296,10 +276,9 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     /**
      * How many consumers are parked, or about to park, waiting for a publication.
      *
-     * @return the number of registered waiters, from 0
+     * @return from 0
      */
     public int parkedWaiters() {
-        // volatile load: a monitoring read of the current count
         return (int) lvParkedWaiters();
     }
 
@@ -319,17 +298,14 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
                 + ", yieldTries=" + yieldTries + ", upstreamParkNanos=" + upstreamParkNanos + "]";
     }
 
-    /** Volatile load of the number of parked waiters. */
     private long lvParkedWaiters() {
         return (long) PARKED_WAITERS.getVolatile(this);
     }
 
-    /** Volatile store of the number of parked waiters. */
     private void svParkedWaiters(final int count) {
         PARKED_WAITERS.setVolatile(this, (long) count);
     }
 
-    /** Release store of the number of parked waiters. */
     private void soParkedWaiters(final int count) {
         PARKED_WAITERS.setRelease(this, (long) count);
     }

@@ -10,21 +10,13 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-/**
- * 56 bytes before the flag, so that no other object's hot field shares its cache line. The int
- * fills the gap after a compressed object header, where the JVM would otherwise place a small
- * field of a subclass.
- */
+/** 56 bytes before the flag; the int fills the gap after the header, where a subclass field would go. */
 abstract class LiteBlockingLhsPadding {
     int p00;
     long p01, p02, p03, p04, p05, p06, p07;
 }
 
-/**
- * The flag every producer reads on every publish and waiters set before they sleep: 1 when a
- * waiter needs a signal, else 0. A long, so that the JVM cannot move it into a gap outside the
- * padding.
- */
+/** 1 when a sleeping waiter needs a signal, read on every publish; a long, so it stays inside the padding. */
 abstract class LiteBlockingFlag extends LiteBlockingLhsPadding {
     volatile long signalNeeded;
 }
@@ -38,11 +30,9 @@ abstract class LiteBlockingRhsPadding extends LiteBlockingFlag {
  * A blocking strategy that signals a sleeping consumer once: a waiter raises a "signal needed"
  * flag before it sleeps on a {@code ReentrantLock} condition, and the first producer to see the
  * flag up clears it and signals; later publishes read the flag (one load, no write while it is
- * down) and skip the lock until a consumer sleeps again. {@link BlockingWaitStrategy} works the
- * same way with a sleeper count on a monitor, never allocates, and is the one to prefer; this one
- * is for code that wants a {@code ReentrantLock}, whose contended {@code lock} and whose
- * {@code await} allocate a queue node on JDK 17. It costs nothing while idle, and a slow
- * upstream stage is waited for with spin, then yield, then short parks.
+ * down) and skip the lock until a consumer sleeps again. Prefer {@link BlockingWaitStrategy}, which
+ * never allocates; this one is for code that wants a {@code ReentrantLock} (whose contended
+ * {@code lock} and {@code await} allocate a queue node on JDK 17). It costs nothing while idle.
  *
  * <pre>{@code
  * RingBuffer<Order> ring =
@@ -100,7 +90,6 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
     /** Wakes sleeping consumers if one has raised the flag; otherwise a fence and one load. */
     @Override
     public void signalAllWhenBlocking() {
-        // full fence (StoreLoad): the caller's publishing store is visible before the flag is read
         VarHandle.fullFence();
         // volatile load first, so that with nobody asleep the flag's cache line is never written;
         // the getAndSet then lets exactly one of several racing producers take the lock
@@ -119,12 +108,10 @@ public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding imple
         return "LiteBlockingWaitStrategy";
     }
 
-    /** Volatile load of the signal flag. */
     private long lvSignalNeeded() {
         return (long) SIGNAL_NEEDED.getVolatile(this);
     }
 
-    /** Volatile store of the signal flag. */
     private void svSignalNeeded(final long flag) {
         SIGNAL_NEEDED.setVolatile(this, flag);
     }

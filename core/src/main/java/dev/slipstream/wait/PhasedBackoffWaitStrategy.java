@@ -87,7 +87,6 @@ public final class PhasedBackoffWaitStrategy implements WaitStrategy {
     public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
                         final SequenceBarrier barrier)
             throws AlertException, InterruptedException, TimeoutException {
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         long available = dependentSequence.get();
         if (available >= sequence) {
             return available;
@@ -110,7 +109,6 @@ public final class PhasedBackoffWaitStrategy implements WaitStrategy {
                     yielding = System.nanoTime() - start >= spinNanos;
                 }
             }
-            // acquire: as above
             available = dependentSequence.get();
             if (available >= sequence) {
                 return available;

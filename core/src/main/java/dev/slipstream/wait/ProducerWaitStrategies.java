@@ -10,10 +10,8 @@ import dev.slipstream.sequence.ProducerWaitStrategy;
  * briefly, yields, then parks.
  *
  * <p>Strategies are stateless (the attempt number passed to {@link ProducerWaitStrategy#idle(int)}
- * carries the escalation), so one instance may serve any number of producers. Interrupting a
- * waiting producer does not end its wait (a claim returns only a slot, or throws when the
- * sequencer is closed); the interrupt status stays set, and while it is set a park returns at
- * once, so an interrupted producer spins until space appears.
+ * carries the escalation): one instance serves any number of producers. An interrupt does not
+ * end a producer's wait; its status stays set, so parks return at once and the producer spins.
  *
  * <pre>{@code
  * RingBuffer<Order> ring = RingBuffer.create(ProducerType.MULTI, Order::new, 1024,

@@ -98,7 +98,6 @@ final class SleeperCount extends SleeperCountRhsPadding {
 
     /** Whether someone counted in since the last reset; call after the publishing store. */
     boolean anyAsleep() {
-        // full fence (StoreLoad): the caller's publishing store is visible before the count is read
         VarHandle.fullFence();
         return lvSleepers() != 0L;
     }
@@ -111,12 +110,10 @@ final class SleeperCount extends SleeperCountRhsPadding {
         svSleepers(0L);
     }
 
-    /** Volatile load of the sleeper count. */
     private long lvSleepers() {
         return (long) SLEEPERS.getVolatile(this);
     }
 
-    /** Volatile store of the sleeper count. */
     private void svSleepers(final long count) {
         SLEEPERS.setVolatile(this, count);
     }

@@ -55,7 +55,6 @@ public final class SleepingWaitStrategy implements WaitStrategy {
                         final SequenceBarrier barrier) throws AlertException, InterruptedException {
         long available;
         long tries = 0;
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
             if (backoff.idleAt(tries++) == Backoff.Phase.PARK) {

@@ -16,10 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Waits like {@link BlockingWaitStrategy} (asleep on a condition, no CPU while idle) but gives
  * up after a timeout, throwing {@link TimeoutException#INSTANCE}; a batch event processor turns
  * that into {@code EventHandler.onTimeout}, which suits stages that must act when the stream goes
- * quiet (flush a buffer, send a heartbeat). The timeout covers the whole wait, including the
- * wait for slow upstream stages after the cursor has moved. While idle it wakes once per timeout.
- * Producers take the lock the way {@link BlockingWaitStrategy} takes its monitor: only when a
- * consumer has gone to sleep since the last signal; otherwise a publish costs a fence and a load.
+ * quiet (flush a buffer, send a heartbeat). The timeout covers the whole wait, upstream stages
+ * included; while idle it wakes once per timeout. Producers signal as {@link BlockingWaitStrategy}'s do.
  *
  * <pre>{@code
  * WaitStrategy waitStrategy = new TimeoutBlockingWaitStrategy(Duration.ofMillis(10));
@@ -70,9 +68,8 @@ public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
         if (cursor.get() < sequence) {
             lock.lock();
             try {
-                // A signaller zeroes the count as it wakes every waiter, so a woken thread counts
-                // itself again before it sleeps again. A timeout, a spurious wake-up or an
-                // interrupt leaves this round's count in: one needless signal, never a lost one.
+                // counted again each round, as in BlockingWaitStrategy; a timeout, too, leaves
+                // this round's count in: one needless signal, never a lost one
                 while (!sleepers.countInUnlessReached(sequence, cursor, barrier)) {
                     final long left = deadline - System.nanoTime();
                     if (left <= 0) {
@@ -88,10 +85,7 @@ public final class TimeoutBlockingWaitStrategy implements WaitStrategy {
         return UpstreamWait.await(sequence, dependentSequence, barrier, deadline);
     }
 
-    /**
-     * Wakes every consumer sleeping on the condition. Takes the lock only when a consumer has gone
-     * to sleep since the last signal; otherwise it costs a full fence and one load.
-     */
+    /** Wakes every consumer sleeping on the condition; the lock is taken only if one sleeps. */
     @Override
     public void signalAllWhenBlocking() {
         if (sleepers.anyAsleep()) {

@@ -37,7 +37,6 @@ final class UpstreamWait {
                       final long deadline) throws AlertException, InterruptedException, TimeoutException {
         long available;
         long round = 0;
-        // acquire: as above
         while ((available = dependent.get()) < sequence) {
             barrier.checkAlert();
             final long left = deadline - System.nanoTime();

@@ -12,14 +12,11 @@ import dev.slipstream.sequence.WaitStrategy;
  * oversubscribed. While idle it still keeps its core 100% busy if nothing else wants to run
  * (yield returns at once), so it suits dedicated machines, not shared ones.
  *
- * <p>The spin tries re-read without {@link Thread#onSpinWait()}: they are meant to be short (100
- * tries take a few hundred nanoseconds), so that a consumer that has caught up with its producer
- * soon yields and leaves the cursor's cache line alone while the producer fills a batch. With a
- * pause per try (tens of nanoseconds each on recent x86) the same 100 tries kept re-reading the
- * cursor for microseconds, took the producer's events one at a time as they were published and
- * pulled the cursor line away from the producer each time, and moved fewer events per second
- * (the figures are in {@code docs/benchmarks/speed-study.md}).
- * {@link BusySpinWaitStrategy} keeps the pause: it never yields.
+ * <p>The spin tries re-read without {@link Thread#onSpinWait()}, so that 100 tries last a few
+ * hundred nanoseconds and a caught-up consumer soon yields, leaving the cursor's line to the
+ * producer while it fills a batch. With a pause per try the consumer took events one at a time
+ * and pulled the line away each time, moving fewer events per second (figures in
+ * {@code docs/benchmarks/speed-study.md}). {@link BusySpinWaitStrategy} keeps the pause.
  *
  * <pre>{@code
  * WaitStrategy waitStrategy = new YieldingWaitStrategy();      // 100 spins, then yield
@@ -52,7 +49,6 @@ public final class YieldingWaitStrategy implements WaitStrategy {
                         final SequenceBarrier barrier) throws AlertException {
         long available;
         int spinsLeft = spinTries;
-        // acquire: seeing the sequence past a slot means seeing the event written before it
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
             if (spinsLeft > 0) {
