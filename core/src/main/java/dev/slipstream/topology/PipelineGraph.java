@@ -8,13 +8,14 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.stream.Stream;
 
 /**
  * The pipeline's graph: its stages, their edges, validation of every change, the gate the
@@ -70,8 +71,7 @@ final class PipelineGraph<E> {
     }
 
     /**
-     * The node behind a stage of this pipeline that is still in the graph; read without the lock
-     * (a removal's volatile store of {@code removed} is seen).
+     * The node behind a stage of this pipeline still in the graph; no lock (reads the volatile {@code removed}).
      *
      * @throws IllegalArgumentException if the stage belongs to another pipeline or was removed
      */
@@ -109,10 +109,7 @@ final class PipelineGraph<E> {
         return nodes.isEmpty();
     }
 
-    /**
-     * Checks every spec before anything is added, so a bad one adds nothing (and marks no spec
-     * used): unused spec, handlers new to this pipeline and to every other live pipeline, names free.
-     */
+    /** Checks every spec before anything is added, so a bad one adds nothing and marks no spec used. */
     void checkSpecs(final StageSpec<? super E>[] specs) {
         final Map<Object, Boolean> handlers = new IdentityHashMap<>();
         final List<String> names = new ArrayList<>();
@@ -143,13 +140,10 @@ final class PipelineGraph<E> {
         }
     }
 
-    /**
-     * Creates, wires and gates a checked stage, starting after {@code start}; threads not created.
-     * Marks its spec used and claims its handlers.
-     */
+    /** Creates, wires and gates a checked stage starting after {@code start}; no threads yet. */
     StageNode<E> add(final StageSpec<? super E> spec, final List<StageNode<E>> upstream, final long start) {
         final String stageName = spec.name() != null ? spec.name() : defaultName(spec);
-        final Sequence[] upstreamSequences = sequencesOf(upstream);
+        final Sequence[] upstreamSequences = sequencesOf(upstream.stream());
         final WaitStrategy own = spec.waitStrategy() != null && spec.waitStrategy() != signal.primary()
                 ? spec.waitStrategy() : null;
         final SequenceBarrier barrier = own != null
@@ -158,8 +152,7 @@ final class PipelineGraph<E> {
         final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
                 : defaultExceptionHandler != null ? defaultExceptionHandler
                 : ExceptionHandlers.logAndContinue();
-        // one handler per stage: it names the stage, keeps the stage's own log summary, and leaves
-        // logging a stop to the pipeline (which logs it once)
+        // per stage: its own name and log summary; the pipeline logs a stop, once
         final TrackingExceptionHandler<E> exceptionHandler =
                 new TrackingExceptionHandler<>(chosen.forStage(pipeline.name() + "/" + stageName));
         final StageNode<E> node = spec.isWorkerPool()
@@ -185,10 +178,9 @@ final class PipelineGraph<E> {
     }
 
     /**
-     * Where a new stage starts: behind its upstream stages; a first stage before start at the
-     * oldest slot still held back (it sees what the others will see, and what was published before
-     * any stage existed); a first stage while running at the cursor, or, if no stage is left, where
-     * the last one stopped.
+     * Where a new stage starts: behind its upstream stages; else, before start, at the oldest slot
+     * held back (so it sees what was published before any stage existed); else at the cursor, or
+     * where the last stage stopped if none is left.
      */
     long startFor(final List<StageNode<E>> upstream, final boolean running) {
         if (upstream.isEmpty()) {
@@ -197,17 +189,12 @@ final class PipelineGraph<E> {
             }
             return nodes.isEmpty() ? gate.floor() : ring.getCursor();
         }
-        long start = Long.MAX_VALUE;
-        for (final StageNode<E> up : upstream) {
-            start = Math.min(start, up.sequence());
-        }
-        return start;
+        return upstream.stream().mapToLong(StageNode::sequence).min().getAsLong();
     }
 
     /** Takes a stopped, joined stage out of the graph; the stages it followed gate the producers again. */
     void remove(final StageNode<E> node) {
-        // volatile store: ownNode() refuses it from now on
-        node.removed = true;
+        node.removed = true; // ownNode() refuses it from now on
         nodes.remove(node);
         nodesByName.remove(node.name);
         for (final Object handler : node.handlerObjects()) {
@@ -220,8 +207,7 @@ final class PipelineGraph<E> {
         if (node.ownWaitStrategy != null) {
             signal.remove(node.ownWaitStrategy);
         }
-        // the stages it followed are at or past it, so gating on them instead is safe; with no
-        // stage left, the gate holds where this one stopped
+        // its upstream stages are at or past it, so gating on them is safe
         gate.holdAt(node.sequence());
         updateGate();
     }
@@ -235,14 +221,8 @@ final class PipelineGraph<E> {
 
     /** Gates the producers on every stage that no other stage follows. */
     private void updateGate() {
-        final List<Sequence> leaves = new ArrayList<>();
-        for (final StageNode<E> node : nodes) {
-            if (node.downstreamNodes.isEmpty()) {
-                Collections.addAll(leaves, node.sequences());
-            }
-        }
-        gate.setLeaves(leaves.toArray(new Sequence[0]));
-        // volatile stores of immutable lists: readers without the lock see whole, current snapshots
+        gate.setLeaves(sequencesOf(nodes.stream().filter(node -> node.downstreamNodes.isEmpty())));
+        // immutable lists: readers without the lock see whole, current snapshots
         snapshot = List.copyOf(nodes);
         metricsSnapshot = List.copyOf(nodes);
     }
@@ -265,13 +245,9 @@ final class PipelineGraph<E> {
         return candidate;
     }
 
-    private static <E> Sequence[] sequencesOf(final List<StageNode<E>> stages) {
-        final List<Sequence> sequences = new ArrayList<>();
-        for (final StageNode<E> node : stages) {
-            // per stage, in the stage's own order (a pool's work sequence before its workers')
-            Collections.addAll(sequences, node.sequences());
-        }
-        return sequences.toArray(new Sequence[0]);
+    /** Per stage, in the stage's own order (a pool's work sequence before its workers'). */
+    private static <E> Sequence[] sequencesOf(final Stream<StageNode<E>> stages) {
+        return stages.flatMap(node -> Arrays.stream(node.sequences())).toArray(Sequence[]::new);
     }
 
     /** The graph: stage names and edges. */

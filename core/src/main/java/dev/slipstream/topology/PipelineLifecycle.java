@@ -10,13 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
- * A pipeline's run: starting its stages, and the three ways it stops (a shutdown that drains, a
- * halt, the stop after a first failure), each closing the ring first, then accounting against its
- * close fence and keeping the one {@link ShutdownResult}. The state machine, failures and joining
- * are {@link Lifecycle}'s, shared with the queue-fed pool; this class applies them to a ring and
- * its graph.
+ * A pipeline's run: starting its stages, and the three ways it stops (shutdown, halt, first
+ * failure), each closing the ring first and accounting against its close fence. The state
+ * machine, failures and joining are {@link Lifecycle}'s.
  *
  * <pre>{@code
  * run.start();                                      // under the pipeline's lock: threads start
@@ -27,8 +26,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PipelineLifecycle<E> {
     /**
-     * After a halt, how long a stage gets to leave its wait before a shutdown that ran out of time
-     * interrupts it: a stage waiting for events ends within microseconds of its halt, one still
+     * After a halt, how long a stage gets to leave its wait before it is interrupted: one still
      * running after this is inside its handler.
      */
     private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -51,7 +49,6 @@ final class PipelineLifecycle<E> {
         this.lifecycle = new Lifecycle("pipeline '" + name + "'", this::stopAfterFailure);
     }
 
-    /** The shared state machine and failure record, handed to the stages' threads. */
     Lifecycle lifecycle() {
         return lifecycle;
     }
@@ -105,10 +102,7 @@ final class PipelineLifecycle<E> {
         }
     }
 
-    /**
-     * Shuts down ({@code halt} false: drain up to the fence within {@code timeout}) or halts; the
-     * first call's result is every later call's.
-     */
+    /** Shuts down (drains up to the fence within {@code timeout}) or halts; later calls get the first result. */
     ShutdownResult stop(final boolean halt, final Duration timeout) {
         synchronized (lock) {
             if (result != null) {
@@ -121,8 +115,8 @@ final class PipelineLifecycle<E> {
             final StageFailure firstFailure = lifecycle.firstFailure();
             ring.close("pipeline '" + name + "' " + (firstFailure != null ? "stopped after a failure: " + firstFailure
                     : halt ? "was halted" : "is shut down"));
-            // from here on no claim is accepted: the fence is the last accepted event
-            final long fence = DrainAccounting.fence(ring);
+            // no claim is accepted from here on: the fence is the last accepted event
+            final long fence = ring.closeFence();
             final long drainDeadline = startNanos + timeout.toNanos();
             if (wasStarted && !halt) {
                 DrainAccounting.awaitDrained(ring, stages, fence, lifecycle, drainDeadline);
@@ -144,10 +138,8 @@ final class PipelineLifecycle<E> {
                     interruptAt = Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
                     joinDeadline = Math.max(drainDeadline, now) + Slipstream.STOP_GRACE.toNanos();
                 }
-                final List<Thread> threads = new ArrayList<>();
-                for (final StageNode<E> node : stages) {
-                    threads.addAll(node.threads);
-                }
+                final List<Thread> threads = stages.stream().flatMap(node -> node.threads.stream())
+                        .collect(Collectors.toList());
                 alive.addAll(Lifecycle.stopThreads(threads, interruptAt, joinDeadline));
             }
             if (jfr != null) {

@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The DSL's side of a pipeline's graph: adding stages before start (behind the producers or
- * behind a group), and selecting the stages new ones follow, by group, by stage or by handler.
- * Every argument is checked to belong to this pipeline; the graph itself (validation, gating,
- * describe) is {@link PipelineGraph}'s.
+ * The DSL's side of a pipeline's graph: adding stages before start, and selecting the stages new
+ * ones follow (by group, stage or handler), each checked to belong to this pipeline.
  *
  * <pre>{@code
  * StageGroup<Order> decoded = wiring.addStages(PipelineWiring.specsOf(decoder), List.of());
@@ -144,8 +142,6 @@ final class PipelineWiring<E> {
     /** A spec as the array the graph's checks take. */
     @SuppressWarnings("unchecked")
     static <E> StageSpec<? super E>[] one(final StageSpec<? super E> spec) {
-        final StageSpec<? super E>[] specs = new StageSpec[1];
-        specs[0] = spec;
-        return specs;
+        return new StageSpec[] {spec};
     }
 }

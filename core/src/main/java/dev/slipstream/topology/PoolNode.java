@@ -5,6 +5,7 @@ import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /** A work-pool stage: N workers, each event to one of them. */
 final class PoolNode<E> extends StageNode<E> {
@@ -32,10 +33,6 @@ final class PoolNode<E> extends StageNode<E> {
         exceptionHandler.attach(this);
     }
 
-    WorkerPool<E> pool() {
-        return pool;
-    }
-
     @Override
     Sequence[] sequences() {
         return sequences;
@@ -43,11 +40,7 @@ final class PoolNode<E> extends StageNode<E> {
 
     @Override
     Runnable[] runnables() {
-        final Runnable[] runnables = new Runnable[pool.size()];
-        for (int i = 0; i < runnables.length; i++) {
-            runnables[i] = pool.worker(i);
-        }
-        return runnables;
+        return IntStream.range(0, pool.size()).mapToObj(pool::worker).toArray(Runnable[]::new);
     }
 
     @Override

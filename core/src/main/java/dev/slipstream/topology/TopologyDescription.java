@@ -1,10 +1,10 @@
 package dev.slipstream.topology;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * A snapshot of a pipeline's graph: the ring, its stages and who follows whom, with renderings
@@ -107,11 +107,7 @@ public final class TopologyDescription {
      * @return the names
      */
     public List<String> stageNames() {
-        final List<String> names = new ArrayList<>(stages.size());
-        for (final StageInfo stage : stages) {
-            names.add(stage.name());
-        }
-        return names;
+        return stages.stream().map(StageInfo::name).collect(Collectors.toList());
     }
 
     /**
@@ -134,12 +130,10 @@ public final class TopologyDescription {
         final StringBuilder sb = new StringBuilder("flowchart LR\n");
         sb.append("    ").append(ids.get(ringNode)).append("[(\"").append(escape(ringLabel())).append("\")]\n");
         for (final StageInfo stage : stages) {
-            sb.append("    ").append(ids.get(stage.name()));
-            if (stage.workerPool()) {
-                sb.append("[[\"").append(escape(stageLabel(stage))).append("\"]]\n");
-            } else {
-                sb.append("[\"").append(escape(stageLabel(stage))).append("\"]\n");
-            }
+            final String open = stage.workerPool() ? "[[" : "[";
+            final String close = stage.workerPool() ? "]]" : "]";
+            sb.append("    ").append(ids.get(stage.name())).append(open).append('"')
+                    .append(escape(stageLabel(stage))).append('"').append(close).append('\n');
         }
         for (final Edge edge : edges) {
             sb.append("    ").append(ids.get(edge.from())).append(" --> ").append(ids.get(edge.to())).append('\n');
@@ -192,13 +186,7 @@ public final class TopologyDescription {
 
     @Override
     public String toString() {
-        final StringBuilder sb = new StringBuilder(pipelineName).append(": ");
-        for (int i = 0; i < edges.size(); i++) {
-            if (i > 0) {
-                sb.append(", ");
-            }
-            sb.append(edges.get(i).from()).append(" -> ").append(edges.get(i).to());
-        }
-        return sb.toString();
+        return edges.stream().map(edge -> edge.from() + " -> " + edge.to())
+                .collect(Collectors.joining(", ", pipelineName + ": ", ""));
     }
 }
