@@ -52,11 +52,6 @@ final class LivePipelineMetrics implements PipelineMetrics {
 
     @Override
     public StageMetrics stage(final String stageName) {
-        for (final StageMetrics stage : graph.metricsSnapshot()) {
-            if (stage.stageName().equals(stageName)) {
-                return stage;
-            }
-        }
-        throw new IllegalArgumentException("pipeline '" + name + "' has no stage named '" + stageName + "'");
+        return graph.stageNamed(stageName);
     }
 }

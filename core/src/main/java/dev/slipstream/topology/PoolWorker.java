@@ -3,7 +3,6 @@ package dev.slipstream.topology;
 import dev.slipstream.agent.Agent;
 import dev.slipstream.agent.AgentErrorHandler;
 import dev.slipstream.agent.AgentRunner;
-import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.Backoff;
@@ -158,11 +157,6 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     @Override
     public final String roleName() {
         return "worker " + index + " of pool '" + pool.name + "'";
-    }
-
-    /** @return its runner's state */
-    final RunState runState() {
-        return runner.state();
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.slipstream.processor.BatchRewindStrategy;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.WaitStrategy;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -107,12 +106,13 @@ public final class StageSpec<E> {
         if (workers < 1) {
             throw new IllegalArgumentException("a worker pool needs at least 1 worker, got " + workers);
         }
-        final List<EventHandler<? super E>> handlers = new ArrayList<>(workers);
+        @SuppressWarnings("unchecked")
+        final EventHandler<? super E>[] handlers = new EventHandler[workers];
         for (int i = 0; i < workers; i++) {
             final EventHandler<? super E> handler = Objects.requireNonNull(handlerFactory.get(),
                     "handlerFactory of worker pool '" + name + "' returned null for worker " + i);
             for (int j = 0; j < i; j++) {
-                if (handlers.get(j) == handler) {
+                if (handlers[j] == handler) {
                     throw new IllegalArgumentException("handlerFactory of worker pool '" + name
                             + "' returned the same handler for workers " + j + " and " + i + ", so it is given twice ("
                             + handler + "): each worker is its own thread and needs its own instance. A lambda that"
@@ -121,11 +121,9 @@ public final class StageSpec<E> {
                             + " e.g. Pricer::new, or give distinct instances to workerPool(name, handlers...)");
                 }
             }
-            handlers.add(handler);
+            handlers[i] = handler;
         }
-        @SuppressWarnings("unchecked")
-        final EventHandler<? super E>[] array = handlers.toArray(new EventHandler[0]);
-        return workerPool(name, array);
+        return workerPool(name, handlers);
     }
 
     /**

@@ -210,11 +210,9 @@ abstract class WorkPool<E> {
         final List<H> list = new ArrayList<>(handlers.length);
         for (int i = 0; i < handlers.length; i++) {
             final H handler = Objects.requireNonNull(handlers[i], "handler " + i + " of " + owner + " is null");
-            for (final H seen : list) {
-                if (seen == handler) {
-                    throw new IllegalArgumentException("handler " + handler + " is given twice to " + owner
-                            + "; each worker needs its own instance" + HandlerOwners.sharedObjectHint(handler));
-                }
+            if (list.stream().anyMatch(seen -> seen == handler)) {
+                throw new IllegalArgumentException("handler " + handler + " is given twice to " + owner
+                        + "; each worker needs its own instance" + HandlerOwners.sharedObjectHint(handler));
             }
             list.add(handler);
         }

@@ -131,7 +131,7 @@ public final class WorkerPool<E> extends WorkPool<E> {
     public List<Thread> start(final ThreadFactory threadFactory) {
         Objects.requireNonNull(threadFactory, "threadFactory must not be null");
         for (final PoolWorker<E> worker : workers) {
-            if (worker.runState() != RunState.NEW) {
+            if (worker.runner.state() != RunState.NEW) {
                 throw new IllegalStateException("worker " + worker.index + " of pool '" + name
                         + "' was already started; a pool starts once");
             }
