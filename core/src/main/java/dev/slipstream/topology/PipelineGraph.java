@@ -117,7 +117,7 @@ final class PipelineGraph<E> {
         for (int i = 0; i < specs.length; i++) {
             final StageSpec<? super E> spec = Objects.requireNonNull(specs[i], "stage spec " + i + " is null");
             spec.checkUnused();
-            for (final EventHandler<?> handler : spec.handlers()) {
+            for (final EventHandler<?> handler : spec.handlers) {
                 final StageNode<E> existing = nodesByHandler.get(handler);
                 if (existing != null) {
                     throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + name
@@ -130,26 +130,26 @@ final class PipelineGraph<E> {
                 }
                 HandlerOwners.check(handler, pipeline);
             }
-            if (spec.name() != null) {
-                if (nodesByName.containsKey(spec.name()) || names.contains(spec.name())) {
-                    throw new IllegalArgumentException("stage name '" + spec.name() + "' is already used in pipeline '"
+            if (spec.name != null) {
+                if (nodesByName.containsKey(spec.name) || names.contains(spec.name)) {
+                    throw new IllegalArgumentException("stage name '" + spec.name + "' is already used in pipeline '"
                             + name + "'; stage names must be unique");
                 }
-                names.add(spec.name());
+                names.add(spec.name);
             }
         }
     }
 
     /** Creates, wires and gates a checked stage starting after {@code start}; no threads yet. */
     StageNode<E> add(final StageSpec<? super E> spec, final List<StageNode<E>> upstream, final long start) {
-        final String stageName = spec.name() != null ? spec.name() : defaultName(spec);
+        final String stageName = spec.name != null ? spec.name : defaultName(spec);
         final Sequence[] upstreamSequences = sequencesOf(upstream.stream());
-        final WaitStrategy own = spec.waitStrategy() != null && spec.waitStrategy() != signal.primary()
-                ? spec.waitStrategy() : null;
+        final WaitStrategy own = spec.waitStrategy != null && spec.waitStrategy != signal.primary()
+                ? spec.waitStrategy : null;
         final SequenceBarrier barrier = own != null
                 ? ring.sequencer().newBarrier(own, upstreamSequences)
                 : ring.newBarrier(upstreamSequences);
-        final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
+        final ExceptionHandler<? super E> chosen = spec.exceptionHandler != null ? spec.exceptionHandler
                 : defaultExceptionHandler != null ? defaultExceptionHandler
                 : ExceptionHandlers.logAndContinue();
         // per stage: its own name and log summary; the pipeline logs a stop, once
@@ -158,7 +158,7 @@ final class PipelineGraph<E> {
         final StageNode<E> node = spec.isWorkerPool()
                 ? new PoolNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler)
                 : new HandlerNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler);
-        node.threadFactory = spec.threadFactory() != null ? spec.threadFactory() : defaultThreadFactory;
+        node.threadFactory = spec.threadFactory != null ? spec.threadFactory : defaultThreadFactory;
         node.startAfter(start);
         spec.markUsed();
         if (own != null) {
@@ -232,7 +232,7 @@ final class PipelineGraph<E> {
         if (spec.isWorkerPool()) {
             base = "pool";
         } else {
-            final Class<?> type = spec.handlers().get(0).getClass();
+            final Class<?> type = spec.handlers.get(0).getClass();
             final String simple = type.getSimpleName();
             base = type.isAnonymousClass() || type.isSynthetic() || simple.isEmpty() || simple.contains("$")
                     ? "stage" : simple;

@@ -21,14 +21,14 @@ final class PoolNode<E> extends StageNode<E> {
                 .name(name)
                 .embedded()
                 .barrier(barrier)
-                .wakePolicy(spec.wakePolicy())
+                .wakePolicy(spec.wakePolicy)
                 .exceptionHandler(exceptionHandler);
-        if (spec.maxBatchSize() > 0) {
-            builder.batchSize(spec.maxBatchSize());
+        if (spec.maxBatchSize > 0) {
+            builder.batchSize(spec.maxBatchSize);
         }
-        builder.handlersFrom(spec.handlers());
+        builder.handlersFrom(spec.handlers);
         this.pool = builder.build();
-        this.handlers = new ArrayList<>(spec.handlers());
+        this.handlers = new ArrayList<>(spec.handlers);
         this.sequences = pool.getSequences();
         exceptionHandler.attach(this);
     }

@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * One or more stages of a pipeline, as returned by the DSL: the handle for placing the next stages
- * after them.
+ * One or more stages of a pipeline, as returned by the DSL, to place the next stages after.
  *
  * <pre>{@code
  * StageGroup<Order> decoded = pipeline.handleEventsWith(decoder);

@@ -7,8 +7,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * A snapshot of a pipeline's graph: the ring, its stages and who follows whom, with renderings
- * for documentation (Mermaid, Graphviz DOT).
+ * A snapshot of a pipeline's graph (ring, stages, edges), renderable as Mermaid or Graphviz DOT.
  *
  * <pre>{@code
  * TopologyDescription graph = pipeline.describe();
@@ -111,8 +110,7 @@ public final class TopologyDescription {
     }
 
     /**
-     * The dependencies: from the ring to each stage that reads straight behind the producers, and
-     * from each stage to each stage that follows it.
+     * The dependencies, from the ring or a stage to each stage that follows it.
      *
      * @return the edges
      */
