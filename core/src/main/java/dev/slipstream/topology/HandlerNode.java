@@ -28,7 +28,6 @@ final class HandlerNode<E> extends StageNode<E> {
             processor.setRewindStrategy(spec.rewindStrategy);
         }
         this.sequences = new Sequence[] {processor.getSequence()};
-        exceptionHandler.attach(this);
     }
 
     @Override

@@ -59,11 +59,7 @@ final class HandlerOwners {
 
     /** Gives {@code handler} back if {@code pipeline} holds it. */
     static synchronized void release(final Object handler, final Slipstream<?> pipeline) {
-        final Key probe = new Key(handler, null);
-        final Owner current = OWNERS.get(probe);
-        if (current != null && current.pipeline().get() == pipeline) {
-            OWNERS.remove(probe);
-        }
+        OWNERS.computeIfPresent(new Key(handler, null), (key, owner) -> owner.pipeline().get() == pipeline ? null : owner);
     }
 
     private static void expunge() {

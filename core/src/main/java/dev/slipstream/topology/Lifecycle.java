@@ -80,11 +80,8 @@ final class Lifecycle {
     /** Records and logs a failure once; the first runs the owner's stop action. Ends a drain wait at once. */
     void fail(final StageFailure failure) {
         synchronized (failures) {
-            for (final StageFailure known : failures) {
-                if (known == failure) {
-                    // the same record reached us twice (two threads of one pool): logged once
-                    return;
-                }
+            if (failures.stream().anyMatch(known -> known == failure)) {
+                return; // the same record reached us twice (two threads of one pool): logged once
             }
             failures.add(failure);
         }

@@ -47,7 +47,10 @@ final class LivePipelineMetrics implements PipelineMetrics {
 
     @Override
     public List<StageMetrics> stages() {
-        return graph.metricsSnapshot();
+        // immutable, so reading it as a list of the supertype is safe; no copy, no allocation
+        @SuppressWarnings("unchecked")
+        final List<StageMetrics> stages = (List<StageMetrics>) (List<? extends StageMetrics>) graph.snapshot();
+        return stages;
     }
 
     @Override

@@ -40,7 +40,6 @@ final class PipelineGraph<E> {
     private final Map<Object, StageNode<E>> nodesByHandler = new IdentityHashMap<>();
     /** Read without the lock by failure handling, metrics and drain accounting. */
     private volatile List<StageNode<E>> snapshot = List.of();
-    private volatile List<dev.slipstream.monitor.StageMetrics> metricsSnapshot = List.of();
     private int unnamedStages;
 
     PipelineGraph(final Slipstream<E> pipeline, final RingBuffer<E> ring, final SignalFanOut signal,
@@ -60,10 +59,6 @@ final class PipelineGraph<E> {
 
     List<StageNode<E>> snapshot() {
         return snapshot;
-    }
-
-    List<dev.slipstream.monitor.StageMetrics> metricsSnapshot() {
-        return metricsSnapshot;
     }
 
     StageNode<E> byHandler(final Object handler) {
@@ -103,10 +98,6 @@ final class PipelineGraph<E> {
             }
         }
         throw new IllegalArgumentException("pipeline '" + pipeline.name() + "' has no stage named '" + stageName + "'");
-    }
-
-    boolean isEmpty() {
-        return nodes.isEmpty();
     }
 
     /** Checks every spec before anything is added, so a bad one adds nothing and marks no spec used. */
@@ -164,9 +155,7 @@ final class PipelineGraph<E> {
         if (own != null) {
             signal.add(own);
         }
-        for (final StageNode<E> up : upstream) {
-            up.downstreamNodes.add(node);
-        }
+        upstream.forEach(up -> up.downstreamNodes.add(node));
         nodes.add(node);
         nodesByName.put(stageName, node);
         for (final Object handler : node.handlerObjects()) {
@@ -201,9 +190,7 @@ final class PipelineGraph<E> {
             nodesByHandler.remove(handler);
             HandlerOwners.release(handler, pipeline);
         }
-        for (final StageNode<E> up : node.upstreamNodes) {
-            up.downstreamNodes.remove(node);
-        }
+        node.upstreamNodes.forEach(up -> up.downstreamNodes.remove(node));
         if (node.ownWaitStrategy != null) {
             signal.remove(node.ownWaitStrategy);
         }
@@ -214,9 +201,7 @@ final class PipelineGraph<E> {
 
     /** Gives every handler back to the other pipelines: the pipeline stopped. */
     void releaseHandlers() {
-        for (final Object handler : nodesByHandler.keySet()) {
-            HandlerOwners.release(handler, pipeline);
-        }
+        nodesByHandler.keySet().forEach(handler -> HandlerOwners.release(handler, pipeline));
     }
 
     /** Gates the producers on every stage that no other stage follows. */
@@ -224,7 +209,6 @@ final class PipelineGraph<E> {
         gate.setLeaves(sequencesOf(nodes.stream().filter(node -> node.downstreamNodes.isEmpty())));
         // immutable lists: readers without the lock see whole, current snapshots
         snapshot = List.copyOf(nodes);
-        metricsSnapshot = List.copyOf(nodes);
     }
 
     private String defaultName(final StageSpec<?> spec) {

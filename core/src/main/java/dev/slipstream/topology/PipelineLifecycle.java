@@ -87,18 +87,14 @@ final class PipelineLifecycle<E> {
                 throw new IllegalStateException("pipeline '" + name + "' was already "
                         + (state == RunState.RUNNING ? "started" : "stopped") + "; start() may be called once");
             }
-            if (graph.isEmpty()) {
+            if (graph.nodes().isEmpty()) {
                 throw new IllegalStateException("pipeline '" + name
                         + "' has no stages: add one with handleEventsWith(...) before start()");
             }
-            for (final StageNode<E> node : graph.nodes()) {
-                node.createThreads(lifecycle);
-            }
+            graph.nodes().forEach(node -> node.createThreads(lifecycle));
             lifecycle.setState(RunState.RUNNING);
             jfr = JfrMonitoring.register(metrics, stallThreshold);
-            for (final StageNode<E> node : graph.nodes()) {
-                node.startThreads();
-            }
+            graph.nodes().forEach(StageNode::startThreads);
         }
     }
 
@@ -123,21 +119,14 @@ final class PipelineLifecycle<E> {
             }
             final List<String> alive = new ArrayList<>();
             if (wasStarted) {
-                for (final StageNode<E> node : stages) {
-                    node.requestStop();
-                }
+                stages.forEach(StageNode::requestStop);
                 final long now = System.nanoTime();
-                final long interruptAt;
-                final long joinDeadline;
-                if (halt) {
-                    interruptAt = now + Slipstream.STOP_GRACE.toNanos();
-                    joinDeadline = now + Slipstream.DEFAULT_JOIN_TIMEOUT.toNanos();
-                } else {
-                    // drained in time: the threads have until the timeout to end (onShutdown);
-                    // out of time: a moment to leave their wait, then stuck handlers are interrupted
-                    interruptAt = Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
-                    joinDeadline = Math.max(drainDeadline, now) + Slipstream.STOP_GRACE.toNanos();
-                }
+                // a shutdown drained in time gives the threads until the timeout to end (onShutdown);
+                // out of time, a moment to leave their wait, then stuck handlers are interrupted
+                final long interruptAt = halt ? now + Slipstream.STOP_GRACE.toNanos()
+                        : Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
+                final long joinDeadline = halt ? now + Slipstream.DEFAULT_JOIN_TIMEOUT.toNanos()
+                        : Math.max(drainDeadline, now) + Slipstream.STOP_GRACE.toNanos();
                 final List<Thread> threads = stages.stream().flatMap(node -> node.threads.stream())
                         .collect(Collectors.toList());
                 alive.addAll(Lifecycle.stopThreads(threads, interruptAt, joinDeadline));
@@ -170,9 +159,7 @@ final class PipelineLifecycle<E> {
         final StageFailure failure = lifecycle.firstFailure();
         // producers waiting for space, and later claims, now get SequencerClosedException
         ring.close("pipeline '" + name + "' stopped after a failure: " + failure);
-        for (final StageNode<E> node : graph.snapshot()) {
-            node.requestStop();
-        }
+        graph.snapshot().forEach(StageNode::requestStop);
     }
 
     /** The JFR registration while running, else null: for tests. */

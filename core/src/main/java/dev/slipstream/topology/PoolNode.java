@@ -30,7 +30,6 @@ final class PoolNode<E> extends StageNode<E> {
         this.pool = builder.build();
         this.handlers = new ArrayList<>(spec.handlers);
         this.sequences = pool.getSequences();
-        exceptionHandler.attach(this);
     }
 
     @Override

@@ -110,9 +110,7 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         }
         synchronized (threads) {
             threads.addAll(newThreads(threadFactory, worker -> () -> runWorker(worker)));
-            for (final Thread thread : threads) {
-                thread.start();
-            }
+            threads.forEach(Thread::start);
         }
     }
 

@@ -70,7 +70,7 @@ final class Reconfiguration<E> {
 
     /** Adds and starts a first-level stage while running; under the lock. */
     private StageNode<E> addRunning(final StageSpec<? super E> spec) {
-        final boolean first = graph.isEmpty();
+        final boolean first = graph.nodes().isEmpty();
         final StageNode<E> node = graph.add(spec, List.of(), graph.startFor(List.of(), true));
         if (!first) {
             // the gate now includes the new stage (at the cursor read before); read the cursor

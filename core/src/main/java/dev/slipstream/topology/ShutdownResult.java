@@ -254,11 +254,7 @@ public final class ShutdownResult {
     public ShutdownResult requireClean() {
         if (!isClean()) {
             final IllegalStateException e = new IllegalStateException(toString());
-            for (final StageFailure failure : failures) {
-                if (failure.cause() != null) {
-                    e.addSuppressed(failure.cause());
-                }
-            }
+            failures.stream().map(StageFailure::cause).filter(Objects::nonNull).forEach(e::addSuppressed);
             throw e;
         }
         return this;

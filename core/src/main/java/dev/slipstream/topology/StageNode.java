@@ -49,6 +49,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
         this.upstreamNodes = List.copyOf(upstreamNodes);
         this.ownWaitStrategy = ownWaitStrategy;
         this.barrier = barrier;
+        exceptions.attach(this);
     }
 
     /** The sequences a downstream stage or the producers gate on, in the order they must be read. */
@@ -94,9 +95,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     }
 
     final void startThreads() {
-        for (final Thread thread : threads) {
-            thread.start();
-        }
+        threads.forEach(Thread::start);
     }
 
     private void runBody(final Runnable body, final Lifecycle lifecycle) {
@@ -153,8 +152,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
 
     @Override
     public final long lag() {
-        final long behind = pipeline.ringBuffer().getCursor() - sequence();
-        return behind > 0 ? behind : 0;
+        return Math.max(0L, pipeline.ringBuffer().getCursor() - sequence());
     }
 
     /** Batches handled again after a rewindable exception (only a handler stage rewinds). */

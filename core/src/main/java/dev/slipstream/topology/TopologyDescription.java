@@ -124,19 +124,7 @@ public final class TopologyDescription {
      * @return Mermaid source
      */
     public String toMermaid() {
-        final Map<String, String> ids = ids();
-        final StringBuilder sb = new StringBuilder("flowchart LR\n");
-        sb.append("    ").append(ids.get(ringNode)).append("[(\"").append(escape(ringLabel())).append("\")]\n");
-        for (final StageInfo stage : stages) {
-            final String open = stage.workerPool() ? "[[" : "[";
-            final String close = stage.workerPool() ? "]]" : "]";
-            sb.append("    ").append(ids.get(stage.name())).append(open).append('"')
-                    .append(escape(stageLabel(stage))).append('"').append(close).append('\n');
-        }
-        for (final Edge edge : edges) {
-            sb.append("    ").append(ids.get(edge.from())).append(" --> ").append(ids.get(edge.to())).append('\n');
-        }
-        return sb.toString();
+        return render("flowchart LR\n", "%s[(\"%s\")]\n", "%s[\"%s\"]\n", "%s[[\"%s\"]]\n", "%s --> %s\n", "");
     }
 
     /**
@@ -145,20 +133,25 @@ public final class TopologyDescription {
      * @return DOT source
      */
     public String toDot() {
+        return render("digraph \"" + escape(pipelineName) + "\" {\n    rankdir=LR;\n",
+                "%s [shape=cylinder, label=\"%s\"];\n", "%s [shape=box, label=\"%s\"];\n",
+                "%s [shape=box3d, label=\"%s\"];\n", "%s -> %s;\n", "}\n");
+    }
+
+    /** One line per node and per edge, each from its format with the ids and escaped labels. */
+    private String render(final String header, final String ring, final String stage, final String pool,
+                          final String edge, final String footer) {
         final Map<String, String> ids = ids();
-        final StringBuilder sb = new StringBuilder("digraph \"").append(escape(pipelineName)).append("\" {\n");
-        sb.append("    rankdir=LR;\n");
-        sb.append("    ").append(ids.get(ringNode)).append(" [shape=cylinder, label=\"")
-                .append(escape(ringLabel())).append("\"];\n");
-        for (final StageInfo stage : stages) {
-            sb.append("    ").append(ids.get(stage.name())).append(" [shape=")
-                    .append(stage.workerPool() ? "box3d" : "box").append(", label=\"")
-                    .append(escape(stageLabel(stage))).append("\"];\n");
+        final StringBuilder sb = new StringBuilder(header);
+        sb.append("    ").append(String.format(ring, ids.get(ringNode), escape(ringLabel())));
+        for (final StageInfo info : stages) {
+            sb.append("    ").append(String.format(info.workerPool() ? pool : stage, ids.get(info.name()),
+                    escape(stageLabel(info))));
         }
-        for (final Edge edge : edges) {
-            sb.append("    ").append(ids.get(edge.from())).append(" -> ").append(ids.get(edge.to())).append(";\n");
+        for (final Edge e : edges) {
+            sb.append("    ").append(String.format(edge, ids.get(e.from()), ids.get(e.to())));
         }
-        return sb.append("}\n").toString();
+        return sb.append(footer).toString();
     }
 
     private Map<String, String> ids() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * A stage of N workers over a ring in which <b>each event is handled by exactly one worker</b>.
@@ -66,11 +67,8 @@ public final class WorkerPool<E> extends WorkPool<E> {
         this.dataProvider = builder.ring;
         this.sequencer = builder.ring.sequencer();
         this.barrier = builder.barrier != null ? builder.barrier : builder.ring.newBarrier();
-        this.sequences = new Sequence[workers.length + 1];
-        sequences[0] = workSequence;
-        for (int i = 0; i < workers.length; i++) {
-            sequences[i + 1] = ((RingWorker<E>) workers[i]).sequence;
-        }
+        this.sequences = Stream.concat(Stream.of(workSequence),
+                Arrays.stream(workers).map(worker -> ((RingWorker<E>) worker).sequence)).toArray(Sequence[]::new);
     }
 
     @Override
@@ -137,9 +135,7 @@ public final class WorkerPool<E> extends WorkPool<E> {
             }
         }
         final List<Thread> threads = newThreads(threadFactory, worker -> worker);
-        for (final Thread thread : threads) {
-            thread.start();
-        }
+        threads.forEach(Thread::start);
         return threads;
     }
 
@@ -150,12 +146,7 @@ public final class WorkerPool<E> extends WorkPool<E> {
     public void halt() {
         markHalted();
         barrier.alert();
-        for (final PoolWorker<E> worker : workers) {
-            final Thread thread = worker.thread;
-            if (thread != null) {
-                LockSupport.unpark(thread);
-            }
-        }
+        Arrays.stream(workers).map(worker -> worker.thread).filter(Objects::nonNull).forEach(LockSupport::unpark);
     }
 
     /** Inside a pipeline, rethrown on the worker's thread for the pipeline to record; else recorded here. */
