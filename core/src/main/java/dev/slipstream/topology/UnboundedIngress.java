@@ -84,7 +84,7 @@ public final class UnboundedIngress<T, E> {
     /** Volatile: written by the sequencing thread only, read by monitoring threads. */
     private volatile long transferred;
     private volatile long failed;
-    /** Published by the volatile store of STOPPED that follows it. */
+    /** Accepted items that did not reach the ring; published by the volatile store of STOPPED after it. */
     private long discarded;
 
     private UnboundedIngress(final Builder<T, E> b) {

@@ -104,6 +104,7 @@ public final class WorkerPool<E> extends WorkPool<E> {
      * @return the minimum of the work sequence and the worker sequences
      */
     public long getSequence() {
+        // in array order, work sequence first: see the class comment for why the order matters
         return Sequences.minimum(sequences, Long.MAX_VALUE);
     }
 
