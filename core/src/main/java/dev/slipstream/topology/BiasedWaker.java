@@ -3,9 +3,7 @@ package dev.slipstream.topology;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The waking side of a work pool, shared by the ring-fed {@link WorkerPool} and the queue-fed
- * {@link QueueWorkerPool}: who gets woken, and how, whatever the source of work. The parking side
- * is {@link PoolWorker#park()}.
+ * The waking side of a work pool, whatever its source; the parking side is {@link PoolWorker#park()}.
  *
  * <p>A worker that runs out of work stores {@code PARKED} in its state (a volatile store), then
  * checks its source once more before it parks; a waker CASes {@code PARKED} to {@code AWAKE}

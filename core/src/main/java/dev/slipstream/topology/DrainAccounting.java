@@ -8,16 +8,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Drain accounting on a closed ring, against its close fence: the highest sequence whose claim the
- * ring accepted before it closed. Every claim at or below the fence is published by its producer;
- * none above it is accepted. So the fence is exactly the last accepted event, and:
- * <ul>
- *   <li>claims in flight = fence minus the highest gap-free published sequence;</li>
- *   <li>a stage left = fence minus the stage's sequence (never below 0);</li>
- *   <li>drained = nothing in flight and every stage at the fence.</li>
- * </ul>
- * No grace period and no guess: a claim being written when the ring closed is waited for (up to
- * the timeout) and counted if it is not published in time.
+ * Drain accounting on a closed ring against its close fence ({@code ring.closeFence()}): every
+ * claim at or below it is published by its producer and none above it is accepted, so the fence
+ * is exactly the last accepted event. Claims in flight are the fence minus the highest gap-free
+ * published sequence; a stage left the fence minus its sequence. No grace period, no guess.
  */
 final class DrainAccounting {
     /** A drain wait parks only: from 10 us, doubling up to 1 ms. Shared: each wait counts its own parks. */
@@ -27,22 +21,10 @@ final class DrainAccounting {
     private DrainAccounting() {
     }
 
-    /** The close fence of a closed ring: the highest accepted claim. */
-    static long fence(final RingBuffer<?> ring) {
-        // the ring fixed it when it closed: every claim at or below it will be published
-        return ring.closeFence();
-    }
-
-    /**
-     * The highest sequence up to which every claimed slot is published (gap-free), looking from the
-     * slowest stage; the cursor when no stage is behind it.
-     */
+    /** The highest gap-free published sequence, looking from the slowest stage. */
     static long highestPublished(final RingBuffer<?> ring, final List<? extends StageNode<?>> stages) {
         final long cursor = ring.getCursor();
-        long lowest = cursor;
-        for (final StageNode<?> node : stages) {
-            lowest = Math.min(lowest, node.sequence());
-        }
+        final long lowest = stages.stream().mapToLong(StageNode::sequence).reduce(cursor, Math::min);
         if (lowest >= cursor) {
             return cursor;
         }
@@ -51,9 +33,7 @@ final class DrainAccounting {
     }
 
     /**
-     * Parks (never spins) until every claim up to {@code fence} is published and every stage
-     * reached it; or a stage failed; or a stage was stopped below the fence (it can never get
-     * there); or the deadline passed.
+     * Parks until drained, a stage failed or was stopped below the fence, or the deadline passed.
      *
      * @return whether it drained
      */
@@ -83,24 +63,11 @@ final class DrainAccounting {
     static boolean isDrained(final RingBuffer<?> ring, final List<? extends StageNode<?>> stages, final long fence) {
         // with stages, "every stage at the fence" implies "published up to the fence" (no stage
         // passes an unpublished slot); the published check covers a pipeline without stages
-        if (highestPublished(ring, stages) < fence) {
-            return false;
-        }
-        for (final StageNode<?> node : stages) {
-            if (node.sequence() < fence) {
-                return false;
-            }
-        }
-        return true;
+        return highestPublished(ring, stages) >= fence && stages.stream().allMatch(node -> node.sequence() >= fence);
     }
 
     private static boolean anyStoppedBelow(final List<? extends StageNode<?>> stages, final long fence) {
-        for (final StageNode<?> node : stages) {
-            if (node.stopRequested() && node.sequence() < fence) {
-                return true;
-            }
-        }
-        return false;
+        return stages.stream().anyMatch(node -> node.stopRequested() && node.sequence() < fence);
     }
 
     /** Claims at or below the fence not yet published. */
@@ -108,10 +75,7 @@ final class DrainAccounting {
         return Math.max(0L, fence - highestPublished(ring, stages));
     }
 
-    /**
-     * Per stage, accepted events it did not handle: fence minus its sequence. With no stage at all,
-     * every accepted event is reported under {@link ShutdownResult#NO_STAGE}.
-     */
+    /** Per stage, accepted events it did not handle; with no stage, all under {@link ShutdownResult#NO_STAGE}. */
     static Map<String, Long> left(final List<? extends StageNode<?>> stages, final long fence) {
         final Map<String, Long> left = new LinkedHashMap<>();
         for (final StageNode<?> node : stages) {

@@ -5,10 +5,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * How many exceptions one stage's exception handler let pass, for its {@link ShutdownResult}:
- * events skipped (the handler threw, the exception handler returned), and of those, how many were
- * a {@link RewindableException} whose rewind strategy gave up. Every thread of a work pool reports
- * into the same tally at once, so the counts are adders, not plain fields; they are touched only
- * when a handler throws, never on an event that succeeds.
+ * events skipped, and of those, {@link RewindableException}s whose rewind gave up. Adders, as a
+ * pool's threads report at once; touched only when a handler throws.
  *
  * <pre>{@code
  * ExceptionTally tally = new ExceptionTally();
@@ -22,7 +20,6 @@ final class ExceptionTally {
 
     /** The exception handler took {@code cause} and let the stage go on: one event skipped. */
     void skipped(final Throwable cause) {
-        // LongAdder: many worker threads of one pool may add at once; no count may be lost
         skipped.increment();
         if (cause instanceof RewindableException) {
             retriesGivenUp.increment();

@@ -8,11 +8,8 @@ import dev.slipstream.ring.EventTranslatorTwoArg;
 import dev.slipstream.ring.EventTranslatorVararg;
 
 /**
- * Publishing by forwarding every {@link EventSink} method to one sink: how the pipeline publishes
- * into its ring without a delegating method of its own per signature. Every call that returns
- * normally was accepted; once the pipeline is shut down, halted or stopped by a failure, every
- * {@code publish...} call throws {@link dev.slipstream.sequence.SequencerClosedException}, every
- * {@code try...} call returns false, and neither is accepted.
+ * Forwards every {@link EventSink} method to one sink: how the pipeline publishes into its ring
+ * without a delegating method of its own per signature.
  *
  * @param <E> the event type
  */

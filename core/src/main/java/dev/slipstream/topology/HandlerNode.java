@@ -17,18 +17,17 @@ final class HandlerNode<E> extends StageNode<E> {
                 final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
                 final TrackingExceptionHandler<E> exceptionHandler) {
         super(pipeline, name, upstream, ownWaitStrategy, barrier, exceptionHandler);
-        this.handler = spec.handlers().get(0);
+        this.handler = spec.handlers.get(0);
         this.processor = new BatchEventProcessor<E>(pipeline.ringBuffer(), barrier, handler)
                 .setName(pipeline.name() + "/" + name)
                 .setExceptionHandler(exceptionHandler);
-        if (spec.maxBatchSize() > 0) {
-            processor.setMaxBatchSize(spec.maxBatchSize());
+        if (spec.maxBatchSize > 0) {
+            processor.setMaxBatchSize(spec.maxBatchSize);
         }
-        if (spec.rewindStrategy() != null) {
-            processor.setRewindStrategy(spec.rewindStrategy());
+        if (spec.rewindStrategy != null) {
+            processor.setRewindStrategy(spec.rewindStrategy);
         }
         this.sequences = new Sequence[] {processor.getSequence()};
-        exceptionHandler.attach(this);
     }
 
     @Override

@@ -27,7 +27,7 @@ final class HandlerOwners {
      */
     static synchronized void claim(final Object handler, final Slipstream<?> pipeline, final String stageName) {
         check(handler, pipeline);
-        OWNERS.put(new Key(handler, CLEARED), new Owner(pipeline, stageName));
+        OWNERS.put(new Key(handler, CLEARED), new Owner(new WeakReference<>(pipeline), stageName));
     }
 
     /** Checks without claiming (see {@link #claim}). */
@@ -35,20 +35,17 @@ final class HandlerOwners {
         expunge();
         final Owner current = OWNERS.get(new Key(handler, null));
         if (current != null) {
-            final Slipstream<?> other = current.pipeline.get();
+            final Slipstream<?> other = current.pipeline().get();
             if (other != null && other != pipeline && !other.isStopped()) {
                 throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + other.name()
-                        + "' (stage '" + current.stageName + "'); a handler instance can be in one pipeline only:"
+                        + "' (stage '" + current.stageName() + "'); a handler instance can be in one pipeline only:"
                         + " remove it from '" + other.name() + "' or shut that pipeline down first, or give '"
                         + pipeline.name() + "' its own instance" + sharedObjectHint(handler));
             }
         }
     }
 
-    /**
-     * Why "two" handlers can be one object: a lambda that captures nothing is created once by
-     * the JVM and returned by every evaluation of its expression. Empty for other handlers.
-     */
+    /** Why "two" handlers can be one object (a non-capturing lambda); empty for other handlers. */
     static String sharedObjectHint(final Object handler) {
         final Class<?> type = handler.getClass();
         if (!type.isSynthetic() && !type.getName().contains("$$Lambda")) {
@@ -62,11 +59,7 @@ final class HandlerOwners {
 
     /** Gives {@code handler} back if {@code pipeline} holds it. */
     static synchronized void release(final Object handler, final Slipstream<?> pipeline) {
-        final Key probe = new Key(handler, null);
-        final Owner current = OWNERS.get(probe);
-        if (current != null && current.pipeline.get() == pipeline) {
-            OWNERS.remove(probe);
-        }
+        OWNERS.computeIfPresent(new Key(handler, null), (key, owner) -> owner.pipeline().get() == pipeline ? null : owner);
     }
 
     private static void expunge() {
@@ -76,14 +69,7 @@ final class HandlerOwners {
         }
     }
 
-    private static final class Owner {
-        final WeakReference<Slipstream<?>> pipeline;
-        final String stageName;
-
-        Owner(final Slipstream<?> pipeline, final String stageName) {
-            this.pipeline = new WeakReference<>(pipeline);
-            this.stageName = stageName;
-        }
+    private record Owner(WeakReference<Slipstream<?>> pipeline, String stageName) {
     }
 
     /** A weak key compared by identity of its referent. */
@@ -105,11 +91,8 @@ final class HandlerOwners {
             if (this == other) {
                 return true;
             }
-            if (!(other instanceof Key)) {
-                return false;
-            }
             final Object mine = get();
-            return mine != null && mine == ((Key) other).get();
+            return other instanceof Key key && mine != null && mine == key.get();
         }
     }
 }

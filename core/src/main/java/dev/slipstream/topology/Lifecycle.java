@@ -1,8 +1,6 @@
 package dev.slipstream.topology;
 
 import dev.slipstream.agent.RunState;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,64 +9,45 @@ import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The lifecycle of a set of stage threads, shared by the pipeline, the queue-fed pool and the
- * unbounded ingress: the state machine, failures (recorded at any time, shutdown included,
- * logged once, and the first one stops the owner), how a thread's end is classified, and joining.
+ * The lifecycle of a set of threads, shared by the pipeline, the queue-fed pool and the unbounded
+ * ingress: the state machine, failures (recorded at any time, logged once, the first one stops
+ * the owner), how a thread's end is classified, and joining.
  *
- * <p>The states are {@link RunState}'s, the same as one thread's {@link
- * dev.slipstream.agent.AgentRunner}, in the order an owner passes them: {@code NEW},
- * {@code RUNNING}, then {@code STOPPING} (drain, then stop) or {@code HALTING} (stop at once),
- * then {@code STOPPED}. An owner that stops under its own lock (the pipeline) goes from
- * {@code RUNNING} to {@code STOPPED} and keeps its stop request beside the state; one whose
- * start, stop and halt race without a lock (the ingress) passes through {@code STOPPING} or
- * {@code HALTING} with {@link #casState}, so that one of them wins. The loop of each thread is
- * an {@code AgentRunner}'s; this class is only about the set.
- *
- * <p>Two questions that one flag used to answer are kept apart: whether a thread's end is
- * expected (it was asked to stop) and whether it failed (its exception handler gave up, or
- * something escaped). An expected end can still be a failure.
+ * <p>The states are {@link RunState}'s, as for one {@link dev.slipstream.agent.AgentRunner}:
+ * {@code NEW}, {@code RUNNING}, {@code STOPPING} or {@code HALTING}, {@code STOPPED}. An owner
+ * that stops under its own lock (the pipeline) goes from {@code RUNNING} to {@code STOPPED}; one
+ * whose start, stop and halt race without a lock (the ingress) moves with {@link #casState}, so
+ * that one wins. An expected end (the thread was asked to stop) can still be a failure.
  */
 final class Lifecycle {
     private static final System.Logger LOG = System.getLogger("dev.slipstream.topology");
     /** How often a stopping thread that is still running is interrupted again. */
     private static final long REINTERRUPT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(Lifecycle.class, "state", RunState.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final String owner;
     private final Runnable onFirstFailure;
     private final List<StageFailure> failures = new CopyOnWriteArrayList<>();
     private final AtomicBoolean failed = new AtomicBoolean();
-    private volatile RunState state = RunState.NEW;
+    /** Read without the owner's lock by isRunning(), toString() and producers' checks. */
+    private final AtomicReference<RunState> state = new AtomicReference<>(RunState.NEW);
     /** The thread waiting for a drain, if any: a failure unparks it so the wait ends at once. */
     private volatile Thread drainWaiter;
 
-    /**
-     * @param owner how messages name the owner, e.g. {@code pipeline 'orders'}
-     * @param onFirstFailure what the owner does when the first failure arrives (close, halt the rest)
-     */
+    /** @param owner how messages name the owner, e.g. {@code pipeline 'orders'} */
     Lifecycle(final String owner, final Runnable onFirstFailure) {
         this.owner = owner;
         this.onFirstFailure = onFirstFailure;
     }
 
     RunState state() {
-        return state;
+        return state.get();
     }
 
     void setState(final RunState newState) {
-        // volatile store: read without the owner's lock by isRunning(), toString() and producers' checks
-        state = newState;
+        state.set(newState);
     }
 
     /**
@@ -77,9 +56,8 @@ final class Lifecycle {
      * @return false, changing nothing, if the state was another
      */
     boolean casState(final RunState expected, final RunState newState) {
-        // volatile CAS: of a start, a stop and a halt that race, exactly one wins each transition,
-        // and each loser reads the winner's state
-        return STATE.compareAndSet(this, expected, newState);
+        // of a start, a stop and a halt that race, exactly one wins each transition
+        return state.compareAndSet(expected, newState);
     }
 
     /** How messages name a state: new, running, stopping, halting or stopped. */
@@ -99,17 +77,11 @@ final class Lifecycle {
         return failures.isEmpty() ? null : failures.get(0);
     }
 
-    /**
-     * Records a failure, whenever it happens (shutdown included), logs it once, and on the first one
-     * runs the owner's stop action. Wakes a drain waiter: a failure ends the drain wait at once.
-     */
+    /** Records and logs a failure once; the first runs the owner's stop action. Ends a drain wait at once. */
     void fail(final StageFailure failure) {
         synchronized (failures) {
-            for (final StageFailure known : failures) {
-                if (known == failure) {
-                    // the same record reached us twice (two threads of one pool): logged once
-                    return;
-                }
+            if (failures.stream().anyMatch(known -> known == failure)) {
+                return; // the same record reached us twice (two threads of one pool): logged once
             }
             failures.add(failure);
         }
@@ -125,9 +97,7 @@ final class Lifecycle {
     }
 
     /**
-     * A stage thread ended. A failure recorded by its exception handler, or an exception that
-     * escaped, is a failure whether or not the end was expected; an end nobody asked for is a
-     * failure too.
+     * A stage thread ended: a recorded or escaped exception, or an end nobody asked for, is a failure.
      *
      * @param stageName the stage
      * @param recorded what its exception handler recorded, or null
@@ -160,8 +130,7 @@ final class Lifecycle {
     }
 
     /**
-     * Joins threads until the deadline. A thread that is the caller itself is reported alive (it
-     * ends when the caller returns).
+     * Joins threads until the deadline; the caller's own thread is reported alive.
      *
      * @return the names of threads still alive at the end
      */
@@ -188,13 +157,7 @@ final class Lifecycle {
         return alive;
     }
 
-    /**
-     * Makes the stage threads of a pipeline or pool whose user gave no thread factory: daemon
-     * threads, so a stage stuck in its handler cannot keep the JVM alive after {@code main}
-     * returns. A pipeline shut down before {@code main} returns (try-with-resources) loses
-     * nothing; a user who wants the stage threads to keep the JVM alive passes a factory that
-     * makes non-daemon threads.
-     */
+    /** The default thread factory: daemons, so a stage stuck in its handler cannot keep the JVM alive. */
     static Thread daemonThread(final Runnable body) {
         final Thread thread = new Thread(body);
         thread.setDaemon(true);
@@ -202,11 +165,9 @@ final class Lifecycle {
     }
 
     /**
-     * Waits for threads that were asked to stop: until {@code interruptAt} it only joins; then it
-     * interrupts those still running (a handler stuck in a sleep, a lock, a blocking call), and
-     * again every {@link #REINTERRUPT_NANOS} while they keep running (a handler that blocks on
-     * every event of its batch is interrupted on each one), until they end or {@code deadline}
-     * passes. A thread that is the caller itself is neither interrupted nor waited for.
+     * Waits for threads asked to stop: joins until {@code interruptAt}, then interrupts those
+     * still running every {@link #REINTERRUPT_NANOS} (a handler may block on each event of its
+     * batch) until they end or {@code deadline} passes. The caller's own thread is left alone.
      *
      * @return the names of threads still alive at the end
      */
@@ -233,6 +194,6 @@ final class Lifecycle {
 
     @Override
     public String toString() {
-        return owner + " (" + stateName(state) + ")";
+        return owner + " (" + stateName(state.get()) + ")";
     }
 }

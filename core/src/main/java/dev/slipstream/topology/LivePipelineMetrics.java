@@ -47,16 +47,14 @@ final class LivePipelineMetrics implements PipelineMetrics {
 
     @Override
     public List<StageMetrics> stages() {
-        return graph.metricsSnapshot();
+        // immutable, so reading it as a list of the supertype is safe; no copy, no allocation
+        @SuppressWarnings("unchecked")
+        final List<StageMetrics> stages = (List<StageMetrics>) (List<? extends StageMetrics>) graph.snapshot();
+        return stages;
     }
 
     @Override
     public StageMetrics stage(final String stageName) {
-        for (final StageMetrics stage : graph.metricsSnapshot()) {
-            if (stage.stageName().equals(stageName)) {
-                return stage;
-            }
-        }
-        throw new IllegalArgumentException("pipeline '" + name + "' has no stage named '" + stageName + "'");
+        return graph.stageNamed(stageName);
     }
 }

@@ -15,8 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The settings of a {@link Slipstream} pipeline, checked as they are given, and the assembly of
- * its ring from them. Users see it as {@link Slipstream.Builder}, which adds nothing: the type
- * parameter {@code B} only lets every setter return that public type.
+ * its ring. Users see it as {@link Slipstream.Builder}; {@code B} lets every setter return that.
  *
  * <pre>{@code
  * Slipstream<Tick> pipeline = Slipstream.builder(Tick::new).name("ticks").ringSize(8192).build();
@@ -26,7 +25,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param <B> the public builder type the setters return
  */
 abstract class PipelineBuilder<E, B extends PipelineBuilder<E, B>> {
-    /** Numbers the pipelines built without a name: "slipstream-1", "slipstream-2", ... */
     private static final AtomicInteger UNNAMED = new AtomicInteger();
 
     private final EventFactory<E> factory;
@@ -47,8 +45,7 @@ abstract class PipelineBuilder<E, B extends PipelineBuilder<E, B>> {
     abstract B self();
 
     /**
-     * The pipeline's name, used in thread names, errors and metrics (default
-     * {@code slipstream-<n>}, numbered per JVM, so that two unnamed pipelines have distinct names).
+     * The pipeline's name, used in thread names, errors and metrics (default {@code slipstream-<n>}).
      *
      * @param pipelineName not blank
      * @return this builder
@@ -109,13 +106,10 @@ abstract class PipelineBuilder<E, B extends PipelineBuilder<E, B>> {
     }
 
     /**
-     * Makes the stages' threads unless a stage sets its own. The default makes <b>daemon</b>
-     * threads, so that a stage stuck in its handler cannot keep the JVM alive after
-     * {@code main} returns; shut the pipeline down before then (try-with-resources), or
-     * events still in the ring are not handled. A factory of yours decides for itself: pass
-     * one that makes non-daemon threads ({@code Thread::new} from a non-daemon thread) if the
-     * stages should keep the JVM alive. The pipeline names each thread
-     * {@code <pipeline>-<stage>[-<worker>]}.
+     * Makes the stages' threads unless a stage sets its own, named
+     * {@code <pipeline>-<stage>[-<worker>]}. The default makes <b>daemon</b> threads, so a stuck
+     * handler cannot keep the JVM alive: shut the pipeline down before {@code main} returns, or
+     * pass a factory of non-daemon threads.
      *
      * @param factory the thread factory
      * @return this builder
@@ -126,8 +120,7 @@ abstract class PipelineBuilder<E, B extends PipelineBuilder<E, B>> {
     }
 
     /**
-     * What a stage does when its handler throws, unless the stage sets its own (default: log
-     * the stage, sequence and exception, and continue).
+     * What a stage does when its handler throws, unless the stage sets its own (default: log and continue).
      *
      * @param handler the exception handler
      * @return this builder
@@ -161,7 +154,6 @@ abstract class PipelineBuilder<E, B extends PipelineBuilder<E, B>> {
      */
     public Slipstream<E> build() {
         if (name == null) {
-            // distinct names, so that messages about two unnamed pipelines tell them apart
             name = "slipstream-" + UNNAMED.incrementAndGet();
         }
         final SignalFanOut signal = new SignalFanOut(waitStrategy != null ? waitStrategy : new HybridWaitStrategy());

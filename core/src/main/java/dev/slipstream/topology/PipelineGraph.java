@@ -8,13 +8,14 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.stream.Stream;
 
 /**
  * The pipeline's graph: its stages, their edges, validation of every change, the gate the
@@ -39,7 +40,6 @@ final class PipelineGraph<E> {
     private final Map<Object, StageNode<E>> nodesByHandler = new IdentityHashMap<>();
     /** Read without the lock by failure handling, metrics and drain accounting. */
     private volatile List<StageNode<E>> snapshot = List.of();
-    private volatile List<dev.slipstream.monitor.StageMetrics> metricsSnapshot = List.of();
     private int unnamedStages;
 
     PipelineGraph(final Slipstream<E> pipeline, final RingBuffer<E> ring, final SignalFanOut signal,
@@ -61,17 +61,12 @@ final class PipelineGraph<E> {
         return snapshot;
     }
 
-    List<dev.slipstream.monitor.StageMetrics> metricsSnapshot() {
-        return metricsSnapshot;
-    }
-
     StageNode<E> byHandler(final Object handler) {
         return nodesByHandler.get(handler);
     }
 
     /**
-     * The node behind a stage of this pipeline that is still in the graph; read without the lock
-     * (a removal's volatile store of {@code removed} is seen).
+     * The node behind a stage of this pipeline still in the graph; no lock (reads the volatile {@code removed}).
      *
      * @throws IllegalArgumentException if the stage belongs to another pipeline or was removed
      */
@@ -105,14 +100,7 @@ final class PipelineGraph<E> {
         throw new IllegalArgumentException("pipeline '" + pipeline.name() + "' has no stage named '" + stageName + "'");
     }
 
-    boolean isEmpty() {
-        return nodes.isEmpty();
-    }
-
-    /**
-     * Checks every spec before anything is added, so a bad one adds nothing (and marks no spec
-     * used): unused spec, handlers new to this pipeline and to every other live pipeline, names free.
-     */
+    /** Checks every spec before anything is added, so a bad one adds nothing and marks no spec used. */
     void checkSpecs(final StageSpec<? super E>[] specs) {
         final Map<Object, Boolean> handlers = new IdentityHashMap<>();
         final List<String> names = new ArrayList<>();
@@ -120,7 +108,7 @@ final class PipelineGraph<E> {
         for (int i = 0; i < specs.length; i++) {
             final StageSpec<? super E> spec = Objects.requireNonNull(specs[i], "stage spec " + i + " is null");
             spec.checkUnused();
-            for (final EventHandler<?> handler : spec.handlers()) {
+            for (final EventHandler<?> handler : spec.handlers) {
                 final StageNode<E> existing = nodesByHandler.get(handler);
                 if (existing != null) {
                     throw new IllegalArgumentException("handler " + handler + " is already in pipeline '" + name
@@ -133,47 +121,41 @@ final class PipelineGraph<E> {
                 }
                 HandlerOwners.check(handler, pipeline);
             }
-            if (spec.name() != null) {
-                if (nodesByName.containsKey(spec.name()) || names.contains(spec.name())) {
-                    throw new IllegalArgumentException("stage name '" + spec.name() + "' is already used in pipeline '"
+            if (spec.name != null) {
+                if (nodesByName.containsKey(spec.name) || names.contains(spec.name)) {
+                    throw new IllegalArgumentException("stage name '" + spec.name + "' is already used in pipeline '"
                             + name + "'; stage names must be unique");
                 }
-                names.add(spec.name());
+                names.add(spec.name);
             }
         }
     }
 
-    /**
-     * Creates, wires and gates a checked stage, starting after {@code start}; threads not created.
-     * Marks its spec used and claims its handlers.
-     */
+    /** Creates, wires and gates a checked stage starting after {@code start}; no threads yet. */
     StageNode<E> add(final StageSpec<? super E> spec, final List<StageNode<E>> upstream, final long start) {
-        final String stageName = spec.name() != null ? spec.name() : defaultName(spec);
-        final Sequence[] upstreamSequences = sequencesOf(upstream);
-        final WaitStrategy own = spec.waitStrategy() != null && spec.waitStrategy() != signal.primary()
-                ? spec.waitStrategy() : null;
+        final String stageName = spec.name != null ? spec.name : defaultName(spec);
+        final Sequence[] upstreamSequences = sequencesOf(upstream.stream());
+        final WaitStrategy own = spec.waitStrategy != null && spec.waitStrategy != signal.primary()
+                ? spec.waitStrategy : null;
         final SequenceBarrier barrier = own != null
                 ? ring.sequencer().newBarrier(own, upstreamSequences)
                 : ring.newBarrier(upstreamSequences);
-        final ExceptionHandler<? super E> chosen = spec.exceptionHandler() != null ? spec.exceptionHandler()
+        final ExceptionHandler<? super E> chosen = spec.exceptionHandler != null ? spec.exceptionHandler
                 : defaultExceptionHandler != null ? defaultExceptionHandler
                 : ExceptionHandlers.logAndContinue();
-        // one handler per stage: it names the stage, keeps the stage's own log summary, and leaves
-        // logging a stop to the pipeline (which logs it once)
+        // per stage: its own name and log summary; the pipeline logs a stop, once
         final TrackingExceptionHandler<E> exceptionHandler =
                 new TrackingExceptionHandler<>(chosen.forStage(pipeline.name() + "/" + stageName));
         final StageNode<E> node = spec.isWorkerPool()
                 ? new PoolNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler)
                 : new HandlerNode<>(pipeline, stageName, upstream, own, barrier, spec, exceptionHandler);
-        node.threadFactory = spec.threadFactory() != null ? spec.threadFactory() : defaultThreadFactory;
+        node.threadFactory = spec.threadFactory != null ? spec.threadFactory : defaultThreadFactory;
         node.startAfter(start);
         spec.markUsed();
         if (own != null) {
             signal.add(own);
         }
-        for (final StageNode<E> up : upstream) {
-            up.downstreamNodes.add(node);
-        }
+        upstream.forEach(up -> up.downstreamNodes.add(node));
         nodes.add(node);
         nodesByName.put(stageName, node);
         for (final Object handler : node.handlerObjects()) {
@@ -185,10 +167,9 @@ final class PipelineGraph<E> {
     }
 
     /**
-     * Where a new stage starts: behind its upstream stages; a first stage before start at the
-     * oldest slot still held back (it sees what the others will see, and what was published before
-     * any stage existed); a first stage while running at the cursor, or, if no stage is left, where
-     * the last one stopped.
+     * Where a new stage starts: behind its upstream stages; else, before start, at the oldest slot
+     * held back (so it sees what was published before any stage existed); else at the cursor, or
+     * where the last stage stopped if none is left.
      */
     long startFor(final List<StageNode<E>> upstream, final boolean running) {
         if (upstream.isEmpty()) {
@@ -197,54 +178,37 @@ final class PipelineGraph<E> {
             }
             return nodes.isEmpty() ? gate.floor() : ring.getCursor();
         }
-        long start = Long.MAX_VALUE;
-        for (final StageNode<E> up : upstream) {
-            start = Math.min(start, up.sequence());
-        }
-        return start;
+        return upstream.stream().mapToLong(StageNode::sequence).min().getAsLong();
     }
 
     /** Takes a stopped, joined stage out of the graph; the stages it followed gate the producers again. */
     void remove(final StageNode<E> node) {
-        // volatile store: ownNode() refuses it from now on
-        node.removed = true;
+        node.removed = true; // ownNode() refuses it from now on
         nodes.remove(node);
         nodesByName.remove(node.name);
         for (final Object handler : node.handlerObjects()) {
             nodesByHandler.remove(handler);
             HandlerOwners.release(handler, pipeline);
         }
-        for (final StageNode<E> up : node.upstreamNodes) {
-            up.downstreamNodes.remove(node);
-        }
+        node.upstreamNodes.forEach(up -> up.downstreamNodes.remove(node));
         if (node.ownWaitStrategy != null) {
             signal.remove(node.ownWaitStrategy);
         }
-        // the stages it followed are at or past it, so gating on them instead is safe; with no
-        // stage left, the gate holds where this one stopped
+        // its upstream stages are at or past it, so gating on them is safe
         gate.holdAt(node.sequence());
         updateGate();
     }
 
     /** Gives every handler back to the other pipelines: the pipeline stopped. */
     void releaseHandlers() {
-        for (final Object handler : nodesByHandler.keySet()) {
-            HandlerOwners.release(handler, pipeline);
-        }
+        nodesByHandler.keySet().forEach(handler -> HandlerOwners.release(handler, pipeline));
     }
 
     /** Gates the producers on every stage that no other stage follows. */
     private void updateGate() {
-        final List<Sequence> leaves = new ArrayList<>();
-        for (final StageNode<E> node : nodes) {
-            if (node.downstreamNodes.isEmpty()) {
-                Collections.addAll(leaves, node.sequences());
-            }
-        }
-        gate.setLeaves(leaves.toArray(new Sequence[0]));
-        // volatile stores of immutable lists: readers without the lock see whole, current snapshots
+        gate.setLeaves(sequencesOf(nodes.stream().filter(node -> node.downstreamNodes.isEmpty())));
+        // immutable lists: readers without the lock see whole, current snapshots
         snapshot = List.copyOf(nodes);
-        metricsSnapshot = List.copyOf(nodes);
     }
 
     private String defaultName(final StageSpec<?> spec) {
@@ -252,7 +216,7 @@ final class PipelineGraph<E> {
         if (spec.isWorkerPool()) {
             base = "pool";
         } else {
-            final Class<?> type = spec.handlers().get(0).getClass();
+            final Class<?> type = spec.handlers.get(0).getClass();
             final String simple = type.getSimpleName();
             base = type.isAnonymousClass() || type.isSynthetic() || simple.isEmpty() || simple.contains("$")
                     ? "stage" : simple;
@@ -265,13 +229,9 @@ final class PipelineGraph<E> {
         return candidate;
     }
 
-    private static <E> Sequence[] sequencesOf(final List<StageNode<E>> stages) {
-        final List<Sequence> sequences = new ArrayList<>();
-        for (final StageNode<E> node : stages) {
-            // per stage, in the stage's own order (a pool's work sequence before its workers')
-            Collections.addAll(sequences, node.sequences());
-        }
-        return sequences.toArray(new Sequence[0]);
+    /** Per stage, in the stage's own order (a pool's work sequence before its workers'). */
+    private static <E> Sequence[] sequencesOf(final Stream<StageNode<E>> stages) {
+        return stages.flatMap(node -> Arrays.stream(node.sequences())).toArray(Sequence[]::new);
     }
 
     /** The graph: stage names and edges. */

@@ -10,13 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
- * A pipeline's run: starting its stages, and the three ways it stops (a shutdown that drains, a
- * halt, the stop after a first failure), each closing the ring first, then accounting against its
- * close fence and keeping the one {@link ShutdownResult}. The state machine, failures and joining
- * are {@link Lifecycle}'s, shared with the queue-fed pool; this class applies them to a ring and
- * its graph.
+ * A pipeline's run: starting its stages, and the three ways it stops (shutdown, halt, first
+ * failure), each closing the ring first and accounting against its close fence. The state
+ * machine, failures and joining are {@link Lifecycle}'s.
  *
  * <pre>{@code
  * run.start();                                      // under the pipeline's lock: threads start
@@ -27,8 +26,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PipelineLifecycle<E> {
     /**
-     * After a halt, how long a stage gets to leave its wait before a shutdown that ran out of time
-     * interrupts it: a stage waiting for events ends within microseconds of its halt, one still
+     * After a halt, how long a stage gets to leave its wait before it is interrupted: one still
      * running after this is inside its handler.
      */
     private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -51,7 +49,6 @@ final class PipelineLifecycle<E> {
         this.lifecycle = new Lifecycle("pipeline '" + name + "'", this::stopAfterFailure);
     }
 
-    /** The shared state machine and failure record, handed to the stages' threads. */
     Lifecycle lifecycle() {
         return lifecycle;
     }
@@ -90,25 +87,18 @@ final class PipelineLifecycle<E> {
                 throw new IllegalStateException("pipeline '" + name + "' was already "
                         + (state == RunState.RUNNING ? "started" : "stopped") + "; start() may be called once");
             }
-            if (graph.isEmpty()) {
+            if (graph.nodes().isEmpty()) {
                 throw new IllegalStateException("pipeline '" + name
                         + "' has no stages: add one with handleEventsWith(...) before start()");
             }
-            for (final StageNode<E> node : graph.nodes()) {
-                node.createThreads(lifecycle);
-            }
+            graph.nodes().forEach(node -> node.createThreads(lifecycle));
             lifecycle.setState(RunState.RUNNING);
             jfr = JfrMonitoring.register(metrics, stallThreshold);
-            for (final StageNode<E> node : graph.nodes()) {
-                node.startThreads();
-            }
+            graph.nodes().forEach(StageNode::startThreads);
         }
     }
 
-    /**
-     * Shuts down ({@code halt} false: drain up to the fence within {@code timeout}) or halts; the
-     * first call's result is every later call's.
-     */
+    /** Shuts down (drains up to the fence within {@code timeout}) or halts; later calls get the first result. */
     ShutdownResult stop(final boolean halt, final Duration timeout) {
         synchronized (lock) {
             if (result != null) {
@@ -121,33 +111,24 @@ final class PipelineLifecycle<E> {
             final StageFailure firstFailure = lifecycle.firstFailure();
             ring.close("pipeline '" + name + "' " + (firstFailure != null ? "stopped after a failure: " + firstFailure
                     : halt ? "was halted" : "is shut down"));
-            // from here on no claim is accepted: the fence is the last accepted event
-            final long fence = DrainAccounting.fence(ring);
+            // no claim is accepted from here on: the fence is the last accepted event
+            final long fence = ring.closeFence();
             final long drainDeadline = startNanos + timeout.toNanos();
             if (wasStarted && !halt) {
                 DrainAccounting.awaitDrained(ring, stages, fence, lifecycle, drainDeadline);
             }
             final List<String> alive = new ArrayList<>();
             if (wasStarted) {
-                for (final StageNode<E> node : stages) {
-                    node.requestStop();
-                }
+                stages.forEach(StageNode::requestStop);
                 final long now = System.nanoTime();
-                final long interruptAt;
-                final long joinDeadline;
-                if (halt) {
-                    interruptAt = now + Slipstream.STOP_GRACE.toNanos();
-                    joinDeadline = now + Slipstream.DEFAULT_JOIN_TIMEOUT.toNanos();
-                } else {
-                    // drained in time: the threads have until the timeout to end (onShutdown);
-                    // out of time: a moment to leave their wait, then stuck handlers are interrupted
-                    interruptAt = Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
-                    joinDeadline = Math.max(drainDeadline, now) + Slipstream.STOP_GRACE.toNanos();
-                }
-                final List<Thread> threads = new ArrayList<>();
-                for (final StageNode<E> node : stages) {
-                    threads.addAll(node.threads);
-                }
+                // a shutdown drained in time gives the threads until the timeout to end (onShutdown);
+                // out of time, a moment to leave their wait, then stuck handlers are interrupted
+                final long interruptAt = halt ? now + Slipstream.STOP_GRACE.toNanos()
+                        : Math.max(drainDeadline, now + HALT_SETTLE_NANOS);
+                final long joinDeadline = halt ? now + Slipstream.DEFAULT_JOIN_TIMEOUT.toNanos()
+                        : Math.max(drainDeadline, now) + Slipstream.STOP_GRACE.toNanos();
+                final List<Thread> threads = stages.stream().flatMap(node -> node.threads.stream())
+                        .collect(Collectors.toList());
                 alive.addAll(Lifecycle.stopThreads(threads, interruptAt, joinDeadline));
             }
             if (jfr != null) {
@@ -178,9 +159,7 @@ final class PipelineLifecycle<E> {
         final StageFailure failure = lifecycle.firstFailure();
         // producers waiting for space, and later claims, now get SequencerClosedException
         ring.close("pipeline '" + name + "' stopped after a failure: " + failure);
-        for (final StageNode<E> node : graph.snapshot()) {
-            node.requestStop();
-        }
+        graph.snapshot().forEach(StageNode::requestStop);
     }
 
     /** The JFR registration while running, else null: for tests. */

@@ -3,14 +3,14 @@ package dev.slipstream.topology;
 import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
- * The DSL's side of a pipeline's graph: adding stages before start (behind the producers or
- * behind a group), and selecting the stages new ones follow, by group, by stage or by handler.
- * Every argument is checked to belong to this pipeline; the graph itself (validation, gating,
- * describe) is {@link PipelineGraph}'s.
+ * The DSL's side of a pipeline's graph: adding stages before start, and selecting the stages new
+ * ones follow (by group, stage or handler), each checked to belong to this pipeline.
  *
  * <pre>{@code
  * StageGroup<Order> decoded = wiring.addStages(PipelineWiring.specsOf(decoder), List.of());
@@ -63,24 +63,16 @@ final class PipelineWiring<E> {
     /** The union of groups of this pipeline. */
     StageGroup<E> after(final StageGroup<E>[] groups) {
         Objects.requireNonNull(groups, "groups must not be null");
-        final List<StageNode<E>> selected = new ArrayList<>();
         for (final StageGroup<E> group : groups) {
             checkOwnGroup(group);
-            for (final StageNode<E> node : group.nodes()) {
-                addOnce(selected, node);
-            }
         }
-        return selection(selected);
+        return selection(Arrays.stream(groups).flatMap(group -> group.nodes().stream()));
     }
 
     /** Stages of this pipeline, as a group. */
     StageGroup<E> after(final Stage[] stages) {
         Objects.requireNonNull(stages, "stages must not be null");
-        final List<StageNode<E>> selected = new ArrayList<>();
-        for (final Stage stage : stages) {
-            addOnce(selected, graph.ownNode(stage));
-        }
-        return selection(selected);
+        return selection(Arrays.stream(stages).map(graph::ownNode));
     }
 
     /** The stages that run handlers of this pipeline, as a group. */
@@ -94,10 +86,10 @@ final class PipelineWiring<E> {
                     throw new IllegalArgumentException("handler " + handler + " is not in pipeline '" + pipeline.name()
                             + "'; add it before placing stages after it");
                 }
-                addOnce(selected, node);
+                selected.add(node);
             }
         }
-        return selection(selected);
+        return selection(selected.stream());
     }
 
     /** Refuses a group of another pipeline, naming both. */
@@ -109,18 +101,13 @@ final class PipelineWiring<E> {
         }
     }
 
-    private StageGroup<E> selection(final List<StageNode<E>> selected) {
+    private StageGroup<E> selection(final Stream<StageNode<E>> nodes) {
+        final List<StageNode<E>> selected = nodes.distinct().toList();
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("after(...) needs at least one stage of pipeline '"
                     + pipeline.name() + "'");
         }
         return new StageGroup<>(pipeline, selected);
-    }
-
-    private static <E> void addOnce(final List<StageNode<E>> selected, final StageNode<E> node) {
-        if (!selected.contains(node)) {
-            selected.add(node);
-        }
     }
 
     /** One single-handler spec per handler. */
@@ -144,8 +131,6 @@ final class PipelineWiring<E> {
     /** A spec as the array the graph's checks take. */
     @SuppressWarnings("unchecked")
     static <E> StageSpec<? super E>[] one(final StageSpec<? super E> spec) {
-        final StageSpec<? super E>[] specs = new StageSpec[1];
-        specs[0] = spec;
-        return specs;
+        return new StageSpec[] {spec};
     }
 }

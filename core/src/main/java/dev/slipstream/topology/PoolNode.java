@@ -5,6 +5,7 @@ import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /** A work-pool stage: N workers, each event to one of them. */
 final class PoolNode<E> extends StageNode<E> {
@@ -20,20 +21,15 @@ final class PoolNode<E> extends StageNode<E> {
                 .name(name)
                 .embedded()
                 .barrier(barrier)
-                .wakePolicy(spec.wakePolicy())
+                .wakePolicy(spec.wakePolicy)
                 .exceptionHandler(exceptionHandler);
-        if (spec.maxBatchSize() > 0) {
-            builder.batchSize(spec.maxBatchSize());
+        if (spec.maxBatchSize > 0) {
+            builder.batchSize(spec.maxBatchSize);
         }
-        builder.handlersFrom(spec.handlers());
+        builder.handlersFrom(spec.handlers);
         this.pool = builder.build();
-        this.handlers = new ArrayList<>(spec.handlers());
+        this.handlers = new ArrayList<>(spec.handlers);
         this.sequences = pool.getSequences();
-        exceptionHandler.attach(this);
-    }
-
-    WorkerPool<E> pool() {
-        return pool;
     }
 
     @Override
@@ -43,11 +39,7 @@ final class PoolNode<E> extends StageNode<E> {
 
     @Override
     Runnable[] runnables() {
-        final Runnable[] runnables = new Runnable[pool.size()];
-        for (int i = 0; i < runnables.length; i++) {
-            runnables[i] = pool.worker(i);
-        }
-        return runnables;
+        return IntStream.range(0, pool.size()).mapToObj(pool::worker).toArray(Runnable[]::new);
     }
 
     @Override

@@ -3,12 +3,12 @@ package dev.slipstream.topology;
 import dev.slipstream.agent.Agent;
 import dev.slipstream.agent.AgentErrorHandler;
 import dev.slipstream.agent.AgentRunner;
-import dev.slipstream.agent.RunState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.function.ToLongFunction;
 import java.util.concurrent.locks.LockSupport;
 
@@ -34,14 +34,10 @@ abstract class PoolWorkerRhsPad extends PoolWorkerFields {
 }
 
 /**
- * One worker of a work pool, whatever its source of work: the part the ring-fed
- * {@link RingWorker} and the queue-fed {@link QueueWorker} share. It is the {@link Agent} of an
- * {@link AgentRunner}, which owns the loop and the lifecycle: the runner runs it once; it calls
- * the handler's {@code onStart}, takes and handles work step by step until its pool halts or its
- * source ends (the source's own step, {@link #doWork()}), calls {@code onShutdown}, and reports a
- * failure (an exception handler that gave up, or anything else escaping) to its {@link WorkPool}
- * exactly once. It also owns the parking half of the {@link BiasedWaker} protocol and the counters a pool
- * sums for monitoring.
+ * What the ring-fed {@link RingWorker} and the queue-fed {@link QueueWorker} share: the
+ * {@link Agent} an {@link AgentRunner} runs once (handler {@code onStart}, {@link #doWork()} steps
+ * until halt or end of source, {@code onShutdown}, one failure report to the {@link WorkPool}),
+ * the parking half of the {@link BiasedWaker} protocol, and the counters a pool sums.
  *
  * <pre>{@code
  * // a source-specific worker fills in where work comes from:
@@ -84,10 +80,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     final ExceptionHandler<? super E> exceptionHandler;
     /** Unbiased policy, or worker 0 of a biased pool: waits on the source itself. */
     final boolean waitsOnSource;
-    /**
-     * Owns this worker's loop and lifecycle; every failure stops the worker (the exception
-     * handler has already had its say on the event).
-     */
+    /** Every failure stops the worker: the exception handler has already had its say. */
     final AgentRunner runner;
 
     /**
@@ -110,9 +103,8 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     public abstract int doWork();
 
     /**
-     * Called when the loop ended without a failure, before {@code onShutdown}: the worker holds
-     * nothing back any more. After a failure it is not called: what the worker did not finish
-     * stays held back.
+     * Called, before {@code onShutdown}, only when the loop ended without a failure: the worker
+     * then holds nothing back; after a failure, what it did not finish stays held back.
      */
     void stoppedCleanly() {
         // nothing held by default
@@ -126,8 +118,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     abstract boolean workVisible();
 
     /**
-     * Runs the worker through its runner, then reports a failure to the pool, once, after
-     * {@code onShutdown}, on this thread.
+     * Runs the worker, then reports a failure to the pool once, after {@code onShutdown}.
      *
      * @throws IllegalStateException if the worker was already started
      */
@@ -166,15 +157,6 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     @Override
     public final String roleName() {
         return "worker " + index + " of pool '" + pool.name + "'";
-    }
-
-    /**
-     * Where the worker is in its lifecycle.
-     *
-     * @return its runner's state
-     */
-    final RunState runState() {
-        return runner.state();
     }
 
     /**
@@ -220,11 +202,7 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
 
     /** The sum of one counter over a pool's workers. */
     static long total(final PoolWorker<?>[] workers, final ToLongFunction<PoolWorker<?>> counter) {
-        long sum = 0;
-        for (final PoolWorker<?> worker : workers) {
-            sum += counter.applyAsLong(worker);
-        }
-        return sum;
+        return Arrays.stream(workers).mapToLong(counter).sum();
     }
 
     // ------------------------------------------------------- shared fields, by access mode

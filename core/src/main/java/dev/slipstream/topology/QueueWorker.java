@@ -7,9 +7,8 @@ import java.lang.invoke.VarHandle;
 import java.util.Queue;
 
 /**
- * A {@link QueueWorkerPool} worker: polls up to a batch of items from the pool's queue, then hands
- * each to its own handler; parks when the queue stays empty, and ends on an empty queue once the
- * pool drains.
+ * A {@link QueueWorkerPool} worker: polls a batch from the queue and hands each item to its
+ * handler; parks while the queue stays empty, and ends on an empty queue once the pool drains.
  *
  * <pre>{@code
  * // made by QueueWorkerPool, one per handler:
@@ -31,17 +30,11 @@ final class QueueWorker<T> extends PoolWorker<T> {
     }
 
     private final QueueWorkerPool<T> pool;
-    /**
-     * Looks at an empty queue before parking on the waker, while this worker waits on the
-     * source: it rides out short gaps between items.
-     */
+    /** Rides out short gaps between items before a worker that waits on the source parks. */
     private final Backoff sourceWait = new Backoff(100, 2, 0L, 0L);
     /** The same for a woken helper, which parks sooner. */
     private final Backoff helperWait = new Backoff(25, 0, 0L, 0L);
-    /**
-     * Items taken from the queue and not yet handled; written opaque by this worker, read by a
-     * shutdown to count what a stuck worker holds.
-     */
+    /** Items taken and not yet handled: a shutdown counts what a stuck worker holds. */
     volatile long holding;
     /** The claimed batch, allocated once per worker; this worker's thread only. */
     private final Object[] batch;
@@ -49,8 +42,7 @@ final class QueueWorker<T> extends PoolWorker<T> {
     private long count;
 
     QueueWorker(final QueueWorkerPool<T> pool, final int index, final EventHandler<? super T> handler) {
-        // no back-off for the runner: an empty queue is waited for in awaitItems, which parks
-        // through the wake-up protocol, so a step never reports "nothing done"
+        // no runner back-off: awaitItems parks through the wake-up protocol instead
         super(pool, index, handler, new Backoff(0, 0, 0L, 0L));
         this.pool = pool;
         this.batch = new Object[pool.batchSize()];
@@ -129,7 +121,7 @@ final class QueueWorker<T> extends PoolWorker<T> {
         return park();
     }
 
-    /** Opaque store of how many taken elements this worker still holds (read for monitoring). */
+    /** Opaque: one writer, and the reader needs only a whole value. */
     private void srHolding(final long count) {
         HOLDING.setOpaque(this, count);
     }

@@ -16,21 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A pool of N workers fed by a {@link Queue}: producers {@link #offer(Object) offer} and never
- * block (with an unbounded lock-free queue such as {@code LscqQueue} or
- * {@link java.util.concurrent.ConcurrentLinkedQueue}); each item is taken by exactly one worker.
+ * A pool of N workers fed by a {@link Queue}: producers {@link #offer(Object) offer} and, with an
+ * unbounded queue, never block; each item is taken by exactly one worker, a batch at a time.
+ * Waking follows the {@link WakePolicy}: under the default, a producer wakes worker 0 only if it
+ * is parked.
  *
- * <p>A worker takes up to a batch of items, then handles them. Wake-up is
- * {@link WakePolicy#BIASED} by default: only worker 0 waits on the queue, and a producer wakes it
- * only if it is parked (one volatile read per offer otherwise); a worker that takes a full batch
- * and still finds the queue non-empty (it is overloaded) wakes the next worker before handling
- * its batch. With
- * {@link WakePolicy#UNBIASED} a producer wakes any parked worker.
- *
- * <p>The queue must be thread-safe, with {@code offer} and {@code poll} that synchronise (volatile
- * or locked accesses), as every {@code java.util.concurrent} queue does. Only this pool's
- * {@code offer} wakes workers: items added to the queue directly are found only by a worker that
- * is awake.
+ * <p>The queue's {@code offer} and {@code poll} must synchronise, as every
+ * {@code java.util.concurrent} queue's do. Only this pool's {@code offer} wakes workers: items
+ * added to the queue directly are found only by an awake worker.
  *
  * <pre>{@code
  * QueueWorkerPool<Order> pool = QueueWorkerPool.builder(new ConcurrentLinkedQueue<Order>())
@@ -49,41 +42,28 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
     public static final int DEFAULT_BATCH_SIZE = WorkPool.DEFAULT_BATCH_SIZE;
     /** How long {@link #close()} waits for the workers to drain the queue. */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
-    /**
-     * How much longer than its timeout a {@link #shutdown(Duration)} may take: after the timeout
-     * the workers are halted, those still running are interrupted, and the call waits at most
-     * this long for them. Also how long {@link #halt()} lets the workers end by themselves before
-     * it interrupts them.
-     */
+    /** As {@link Slipstream#STOP_GRACE}, for {@link #shutdown(Duration)} and {@link #halt()}. */
     public static final Duration STOP_GRACE = Slipstream.STOP_GRACE;
     /** After a halt, how long a worker gets to leave its wait before it is interrupted. */
     private static final long HALT_SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    /**
-     * A shutdown waiting for offers in flight parks only: from 1 us, doubling up to 1 ms. Shared:
-     * each wait counts its own parks.
-     */
+    /** Parks only, from 1 us doubling to 1 ms; shared, as each wait counts its own parks. */
     private static final Backoff OFFERS_WAIT = new Backoff(0, 0, 1_000L, 1_000_000L);
 
     private static final System.Logger LOG = System.getLogger(QueueWorkerPool.class.getName());
 
     private final Queue<T> queue;
-    /** The workers' exception handler, named for the pool; counts the items it lets pass. */
     private final TrackingExceptionHandler<T> tracking;
     private final ThreadFactory threadFactory;
     private final List<Thread> threads = new ArrayList<>();
     /**
-     * Offers between their check of the state and the end of their queue offer. A shutdown sets
-     * the state, then waits for this to reach 0 before it lets the workers end on an empty queue:
-     * an offer that passed the check is in the queue by then (the queue's claims in flight).
+     * Offers between their state check and the end of their queue offer: a shutdown waits for 0
+     * before it lets the workers end on an empty queue.
      */
     private final AtomicLong offersInFlight = new AtomicLong();
     /** Items a failed worker had taken from the queue but not handled. */
     private final AtomicLong abandoned = new AtomicLong();
 
-    /**
-     * Workers exit once the queue is empty instead of parking. Apart from the state: a shutdown
-     * sets it only after the offers in flight have reached the queue.
-     */
+    /** Workers exit on an empty queue; set only after the offers in flight reached the queue. */
     private volatile boolean draining;
     private ShutdownResult result;
 
@@ -94,7 +74,7 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         this.threadFactory = builder.threadFactory;
     }
 
-    /** The workers' exception handler: named for the pool, with its own log summary; the pool logs a stop itself, once. */
+    /** Named for the pool, with its own log summary; the pool logs a stop itself, once. */
     private static <T> TrackingExceptionHandler<T> tracking(final Builder<T> builder) {
         final ExceptionHandler<? super T> chosen = builder.exceptionHandler != null
                 ? builder.exceptionHandler : ExceptionHandlers.logAndContinue();
@@ -130,9 +110,7 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         }
         synchronized (threads) {
             threads.addAll(newThreads(threadFactory, worker -> () -> runWorker(worker)));
-            for (final Thread thread : threads) {
-                thread.start();
-            }
+            threads.forEach(Thread::start);
         }
     }
 
@@ -140,17 +118,13 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         try {
             worker.run();
         } finally {
-            // the exceptions the log has not reported yet: a summary now, not never
             tracking.stageStopped();
         }
     }
 
     /**
-     * Adds an item and wakes a worker if the policy says so. Never blocks.
-     *
-     * <p>Accounting: an offer that returns true was accepted, and is either handled by a worker
-     * before a shutdown reports clean, or counted in the result's {@code eventsLeft}; an offer
-     * that throws was not accepted. An offer racing a shutdown is one or the other, never lost.
+     * Adds an item and wakes a worker if the policy says so. Never blocks. An offer that returns
+     * true is accounted for as {@link ShutdownResult} describes, also when it races a shutdown.
      *
      * @param item the item, not null
      * @return false if the queue refused it (a bounded queue that is full)
@@ -172,7 +146,7 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
                 return false;
             }
         } finally {
-            // volatile: the item, if offered, is in the queue before a shutdown sees 0 here
+            // the item, if offered, is in the queue before a shutdown sees 0 here
             offersInFlight.getAndDecrement();
         }
         if (wakePolicy == WakePolicy.BIASED) {
@@ -185,11 +159,9 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         return true;
     }
 
-
     /**
-     * Stops accepting items, lets the workers empty the queue, and waits for them to end. It
-     * returns within {@code timeout} plus {@link #STOP_GRACE}: after the timeout the workers are
-     * halted, and a worker still running a moment later (inside its handler) is interrupted.
+     * Stops accepting items, lets the workers empty the queue, and waits for them to end, within
+     * {@code timeout} plus {@link #STOP_GRACE} (interrupting, as {@link Slipstream#shutdown} does).
      *
      * @param timeout how long to wait; after it the workers are halted
      * @return what was left (in the queue, or taken by a worker that failed), how many items were
@@ -228,27 +200,23 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         }
         final long startNanos = System.nanoTime();
         final long deadline = startNanos + timeout.toNanos();
-        // volatile store: offers that read the state after this throw (and are not accepted)
+        // offers that read the state after this throw
         lifecycle.setState(RunState.STOPPING);
-        // offers that passed the check before it finish their queue offer: wait for them, so the
-        // workers below cannot end on an empty queue that an accepted item is about to enter
+        // so the workers cannot end on an empty queue that an accepted item is about to enter
         final long unsettled = awaitOffersInFlight(deadline);
         if (halt) {
             markHalted();
         }
-        // volatile store: a worker that finds the queue empty from now on ends instead of parking
         draining = true;
         waker.wakeAll();
         List<String> alive;
         synchronized (threads) {
             if (halt) {
-                final long now = System.nanoTime();
-                alive = Lifecycle.stopThreads(threads, now + STOP_GRACE.toNanos(), deadline);
+                alive = Lifecycle.stopThreads(threads, System.nanoTime() + STOP_GRACE.toNanos(), deadline);
             } else {
                 alive = Lifecycle.join(threads, deadline);
                 if (!alive.isEmpty()) {
-                    // volatile store: out of time, stop after the current batch; a worker still
-                    // running a moment later is inside its handler and is interrupted
+                    // out of time: a worker still running a moment later is inside its handler
                     markHalted();
                     waker.wakeAll();
                     final long now = System.nanoTime();
@@ -256,10 +224,7 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
                 }
             }
         }
-        long holding = 0;
-        for (final PoolWorker<T> worker : workers) {
-            holding += ((QueueWorker<T>) worker).holding;
-        }
+        final long holding = PoolWorker.total(workers, worker -> ((QueueWorker<?>) worker).holding);
         // in the queue, taken by a worker that gave up, held by a worker still running, or (only if
         // the wait for offers in flight ran out of time) possibly still being offered
         final Map<String, Long> left = Map.of(name, queue.size() + abandoned.get() + holding + unsettled);
@@ -272,12 +237,10 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
     }
 
     /**
-     * Waits until no offer that may have passed the state check is still inside {@code offer()}.
-     * Offers that start later see the state and are refused (they also pass through the count, so
-     * the count is read only here, never added to the result once it reached 0).
+     * Waits until no offer that may have passed the state check is inside {@code offer()}; later
+     * offers are refused but pass through the count, so 0 once seen is final.
      *
-     * @return 0, or the count when the deadline passed (an upper bound on accepted offers not yet
-     *     in the queue)
+     * @return 0, or the count at the deadline (a bound on accepted offers not yet in the queue)
      */
     private long awaitOffersInFlight(final long deadline) {
         long parks = 0;
@@ -321,10 +284,8 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         }
 
         /**
-         * Makes the worker threads (for example to pin them to cores); they are then named
-         * {@code <pool>-<index>}. By default daemon threads, so that a worker stuck in its
-         * handler cannot keep the JVM alive after {@code main} returns: shut the pool down
-         * before then. A factory of yours decides for itself.
+         * Makes the worker threads, named {@code <pool>-<index>}; by default daemon threads
+         * that cannot keep the JVM alive: shut the pool down before {@code main} returns.
          *
          * @param factory the thread factory
          * @return this builder
@@ -346,10 +307,9 @@ public final class QueueWorkerPool<T> extends WorkPool<T> implements AutoCloseab
         }
     }
 
-    /** The first failure: offers are refused from now on, other workers stop after their item. */
     @Override
     void stopAfterFailure() {
-        // volatile stores: producers' offers now throw, other workers stop after their item
+        // offers now throw, other workers stop after their item
         lifecycle.setState(RunState.STOPPING);
         markHalted();
         waker.wakeAll();

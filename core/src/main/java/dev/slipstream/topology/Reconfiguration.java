@@ -9,10 +9,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Changes to a running pipeline: adding a first-level stage, and removing a stage in the only safe
- * order: halt it, join its threads, and only then take it out of the gate (re-gate), so producers
- * never overwrite a batch it may still be reading. The join happens outside the pipeline's lock;
- * a stage whose threads do not end in time stays in the graph, halted and gating, and is reported.
+ * Changes to a running pipeline: adding a first-level stage, and removing a stage in the only
+ * safe order: halt, join (outside the lock), then re-gate, so producers never overwrite a batch
+ * it may still be reading. A stage whose threads do not end in time stays, halted and gating.
  *
  * <pre>{@code
  * Stage audit = reconfiguration.add("orders", StageSpec.of("audit", auditor));   // at the cursor
@@ -37,10 +36,7 @@ final class Reconfiguration<E> {
         this.ring = ring;
     }
 
-    /**
-     * Adds a stage straight behind the producers: before start as the DSL does, while running at
-     * the current cursor (see {@link #addRunning}).
-     */
+    /** Adds a stage straight behind the producers: before start as the DSL does, else {@link #addRunning}. */
     Stage add(final String pipelineName, final StageSpec<? super E> spec) {
         Objects.requireNonNull(spec, "spec must not be null");
         synchronized (lock) {
@@ -55,13 +51,11 @@ final class Reconfiguration<E> {
         }
     }
 
-    /** Removes the stage of this pipeline, waiting up to the timeout for its threads. */
     StageRemoval remove(final Stage stage, final Duration timeout) {
         Lifecycle.checkTimeout(timeout);
         return remove(graph.ownNode(stage), timeout.toNanos());
     }
 
-    /** Removes the stage that runs {@code handler}, waiting up to the timeout for its threads. */
     StageRemoval removeHandler(final String pipelineName, final EventHandler<?> handler, final Duration timeout) {
         Objects.requireNonNull(handler, "handler must not be null");
         final StageNode<E> node;
@@ -76,7 +70,7 @@ final class Reconfiguration<E> {
 
     /** Adds and starts a first-level stage while running; under the lock. */
     private StageNode<E> addRunning(final StageSpec<? super E> spec) {
-        final boolean first = graph.isEmpty();
+        final boolean first = graph.nodes().isEmpty();
         final StageNode<E> node = graph.add(spec, List.of(), graph.startFor(List.of(), true));
         if (!first) {
             // the gate now includes the new stage (at the cursor read before); read the cursor
@@ -86,7 +80,7 @@ final class Reconfiguration<E> {
         try {
             node.createThreads(run.lifecycle());
         } catch (RuntimeException e) {
-            // no thread, so no stage: take it out before it gates anyone, and leave the spec unused
+            // no thread, so no stage: out before it gates anyone, spec unused
             graph.remove(node);
             spec.unmarkUsed();
             throw e;
@@ -95,10 +89,7 @@ final class Reconfiguration<E> {
         return node;
     }
 
-    /**
-     * Removes a stage: checks (under the lock), halts and joins (outside it), then re-gates
-     * (under it again).
-     */
+    /** Checks under the lock, halts and joins outside it, then re-gates under it again. */
     private StageRemoval remove(final StageNode<E> node, final long timeoutNanos) {
         final long published;
         final List<Thread> threads;
@@ -114,10 +105,7 @@ final class Reconfiguration<E> {
             if (node.removing) {
                 throw new IllegalStateException("stage '" + node.name + "' is being removed by another thread");
             }
-            final List<String> followers = new ArrayList<>();
-            for (final StageNode<E> down : node.downstreamNodes) {
-                followers.add(down.name);
-            }
+            final List<String> followers = node.downstreamNodes.stream().map(down -> down.name).toList();
             if (!followers.isEmpty()) {
                 throw new IllegalArgumentException("stage '" + node.name + "' is followed by " + followers
                         + "; remove those stages first");

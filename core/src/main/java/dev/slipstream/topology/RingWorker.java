@@ -22,10 +22,7 @@ import dev.slipstream.sequence.TimeoutException;
  */
 final class RingWorker<E> extends PoolWorker<E> {
     private final WorkerPool<E> pool;
-    /**
-     * Checks of the source before a biased worker parks on its waker: rides out short gaps
-     * between bursts; this worker's own.
-     */
+    /** Rides out short gaps between bursts before a biased worker parks. */
     private final Backoff beforePark = new Backoff(64, 0, 0L, 0L);
     /** Padded by the Sequence class itself. */
     final Sequence sequence = new Sequence(Long.MAX_VALUE);
@@ -33,8 +30,7 @@ final class RingWorker<E> extends PoolWorker<E> {
     private long cachedAvailable = Long.MIN_VALUE;
 
     RingWorker(final WorkerPool<E> pool, final int index, final EventHandler<? super E> handler) {
-        // the runner's back-off while the next event is claimed but unpublished: spins, then
-        // yields, then short parks, giving the publishing thread the core
+        // while the next event is claimed but unpublished: gives the publishing thread the core
         super(pool, index, handler, new Backoff(16, 16, 10_000L, 10_000L));
         this.pool = pool;
     }

@@ -8,25 +8,17 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a shutdown or halt achieved: whether every event accepted before it went through every
- * stage, how many each stage left behind if not, how many each stage skipped because its handler
- * threw, whether every thread ended, and which stages failed on the way.
+ * What a shutdown or halt achieved: per stage, the accepted events left behind and those skipped
+ * because a handler threw; the threads still running; the stages that failed.
  *
- * <p><b>What "clean" promises.</b> {@link #isClean()} is true only if every accepted event was
- * handled by every stage <em>without an exception</em>: nothing left ({@link #isDrained()}), no
- * event skipped after an exception ({@link #eventsSkipped()}: the stage's exception handler took
- * the exception and the stage went on, a rewind that gave up included), every thread ended
- * ({@link #isTerminated()}), and no stage failed ({@link #failures()}), at any time, during the
- * shutdown included. A batch that was retried after a {@link
- * dev.slipstream.processor.RewindableException} and then succeeded is not a skip: its events were
- * handled; {@link #batchesRetried()} counts those retries.
+ * <p>{@link #isClean()} means every accepted event was handled by every stage without an
+ * exception: drained, nothing skipped, every thread ended, no stage failed at any time. A batch
+ * retried after a {@link dev.slipstream.processor.RewindableException} that then succeeded is
+ * handled, not skipped.
  *
- * <p>The accounting contract: every publication that returned normally (accepted) is either
- * handled by every stage, or counted in {@link #eventsLeft()} for each stage that did not handle
- * it; a publication that threw was not accepted and is not counted. For a pipeline the count is
- * taken against the ring's close fence, {@link #drainTarget()}: the highest sequence accepted
- * before the ring closed. Claims at or below it that their producers had not yet published when
- * the call returned are in {@link #claimsInFlight()} (and in every stage's count).
+ * <p>Accounting: every publication that returned normally is handled by every stage or counted in
+ * {@link #eventsLeft()} for each stage that did not handle it; one that threw is not counted. A
+ * pipeline counts against the ring's close fence, {@link #drainTarget()}.
  *
  * <pre>{@code
  * ShutdownResult result = pipeline.shutdown(Duration.ofSeconds(5));
@@ -37,10 +29,7 @@ import java.util.Objects;
  * }</pre>
  */
 public final class ShutdownResult {
-    /**
-     * The key under which {@link #eventsLeft()} reports accepted events of a pipeline that had no
-     * stage when it stopped: no stage handled them.
-     */
+    /** The {@link #eventsLeft()} key for accepted events of a pipeline that had no stage when it stopped. */
     public static final String NO_STAGE = "(no stage)";
 
     private final String name;
@@ -55,11 +44,6 @@ public final class ShutdownResult {
     private final Map<String, Long> retriesGivenUp;
     private final Map<String, Long> batchesRetried;
 
-    /**
-     * @param eventsSkipped per stage, events skipped after an exception (see {@link #eventsSkipped()})
-     * @param retriesGivenUp per stage, of those, rewinds that gave up
-     * @param batchesRetried per stage, batches handled again after a rewindable exception
-     */
     ShutdownResult(final String name, final boolean halted, final long drainTarget,
                    final Map<String, Long> eventsLeft, final List<String> threadsStillRunning,
                    final List<StageFailure> failures, final Duration elapsed, final long claimsInFlight,
@@ -88,7 +72,7 @@ public final class ShutdownResult {
     }
 
     /**
-     * Whether this was a halt (stop at once) rather than a draining shutdown.
+     * Whether this was a halt rather than a draining shutdown.
      *
      * @return true for a halt
      */
@@ -102,12 +86,7 @@ public final class ShutdownResult {
      * @return true if no stage left an event behind
      */
     public boolean isDrained() {
-        for (final long left : eventsLeft.values()) {
-            if (left > 0) {
-                return false;
-            }
-        }
-        return true;
+        return maxEventsLeft() == 0L;
     }
 
     /**
@@ -120,23 +99,19 @@ public final class ShutdownResult {
     }
 
     /**
-     * Every accepted event handled by every stage without an exception: drained, no event
-     * skipped after an exception, terminated, and no stage failed (see the class comment).
+     * Drained, nothing skipped, terminated, and no stage failed (see the class comment).
      *
-     * @return true if every accepted event went through every stage, no handler threw, and
-     *     nothing was left running
+     * @return true if every accepted event went through every stage without an exception
      */
     public boolean isClean() {
         return isDrained() && totalEventsSkipped() == 0L && isTerminated() && failures.isEmpty();
     }
 
     /**
-     * Per stage, in pipeline order, how many events it skipped because its handler threw and its
-     * exception handler let the stage go on (the default, {@code logAndContinue}, does): the
-     * event counts as finished for {@link #eventsLeft()}, but was not handled. Includes events
-     * whose batch the rewind strategy gave up retrying ({@link #retriesGivenUp()}), and failed
-     * {@code onBatchStart} and {@code onTimeout} callbacks. An exception that stopped the stage is
-     * not here but in {@link #failures()}.
+     * Per stage, in pipeline order, events skipped because the handler threw and the exception
+     * handler let the stage go on: finished for {@link #eventsLeft()}, but not handled. Includes
+     * rewinds that gave up ({@link #retriesGivenUp()}) and failed {@code onBatchStart} and
+     * {@code onTimeout} callbacks; an exception that stopped the stage is in {@link #failures()}.
      *
      * @return stage name to count (0 for a stage whose handler never threw); empty for a halt or
      *     shutdown of something that counts no exceptions
@@ -162,11 +137,7 @@ public final class ShutdownResult {
      * @return the sum of {@link #eventsSkipped()}
      */
     public long totalEventsSkipped() {
-        long sum = 0L;
-        for (final long skipped : eventsSkipped.values()) {
-            sum += skipped;
-        }
-        return sum;
+        return eventsSkipped.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
@@ -180,10 +151,8 @@ public final class ShutdownResult {
     }
 
     /**
-     * Per stage, how many times a batch was handled again after its handler threw a
-     * {@link dev.slipstream.processor.RewindableException}. A retry that later succeeded does not
-     * make the result unclean (its events were handled); one that gave up is in
-     * {@link #eventsSkipped()}.
+     * Per stage, batches handled again after a {@link dev.slipstream.processor.RewindableException};
+     * a retry that gave up is also in {@link #eventsSkipped()}.
      *
      * @return stage name to count
      */
@@ -192,10 +161,8 @@ public final class ShutdownResult {
     }
 
     /**
-     * Accepted sequences not yet visible to the stages when the call returned: from the first
-     * claim that its producer had not published yet (a producer still writing its event when the
-     * time ran out, or at a halt) up to the fence. They are also counted in every stage's
-     * {@link #eventsLeft()}.
+     * Accepted sequences not yet published when the call returned, from the first unpublished
+     * claim up to the fence; also counted in every stage's {@link #eventsLeft()}.
      *
      * @return the count, 0 for a queue-fed pool
      */
@@ -204,11 +171,9 @@ public final class ShutdownResult {
     }
 
     /**
-     * The sequence the stages had to reach: the ring's close fence, the highest sequence whose
-     * claim was accepted before the ring closed (-1 if nothing was accepted; for a queue-fed pool,
-     * -1).
+     * The ring's close fence: the highest sequence accepted before the ring closed.
      *
-     * @return the drain target
+     * @return the drain target; -1 if nothing was accepted, and for a queue-fed pool
      */
     public long drainTarget() {
         return drainTarget;
@@ -250,16 +215,11 @@ public final class ShutdownResult {
      * @return the maximum over the stages, 0 if drained
      */
     public long maxEventsLeft() {
-        long max = 0;
-        for (final long left : eventsLeft.values()) {
-            max = Math.max(max, left);
-        }
-        return max;
+        return eventsLeft.values().stream().mapToLong(Long::longValue).reduce(0L, Math::max);
     }
 
     /**
-     * Names of the threads still running when the call returned (they ignored the stop, or a
-     * handler is stuck).
+     * Names of the threads still running when the call returned.
      *
      * @return the thread names
      */
@@ -294,11 +254,7 @@ public final class ShutdownResult {
     public ShutdownResult requireClean() {
         if (!isClean()) {
             final IllegalStateException e = new IllegalStateException(toString());
-            for (final StageFailure failure : failures) {
-                if (failure.cause() != null) {
-                    e.addSuppressed(failure.cause());
-                }
-            }
+            failures.stream().map(StageFailure::cause).filter(Objects::nonNull).forEach(e::addSuppressed);
             throw e;
         }
         return this;

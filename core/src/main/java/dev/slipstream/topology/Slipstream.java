@@ -33,42 +33,28 @@ import java.util.concurrent.ThreadFactory;
  * }</pre>
  *
  * <h2>The accounting contract</h2>
- * Every {@code publishEvent}/{@code publishEvents} that returns normally (every {@code try...}
- * that returns true) was <em>accepted</em>: it is handled by every stage before a shutdown reports
- * {@link ShutdownResult#isClean() clean}, or it is counted, per stage, in the
- * {@link ShutdownResult#eventsLeft() result} as not handled. A publish that is not accepted throws
- * {@link SequencerClosedException} (or, for a {@code try...}, returns false) and is not counted. The pipeline keeps this with the ring's
- * close fence: closing the ring records the highest accepted claim, every claim at or below it is
- * published by its producer, and the shutdown drains up to exactly that sequence (see
- * {@link ShutdownResult#drainTarget()}).
+ * Every publish that returns normally (every {@code try...} that returns true) is accepted and
+ * is either handled by every stage before a shutdown reports clean or counted per stage in the
+ * {@link ShutdownResult}; one that is not accepted throws {@link SequencerClosedException} (or
+ * returns false). The shutdown drains up to the ring's close fence, the highest accepted claim
+ * ({@link ShutdownResult#drainTarget()}).
  *
  * <h2>Graph</h2>
- * {@link #handleEventsWith} adds stages that read straight behind the producers (each sees every
- * event: multicast); {@link StageGroup#then} places stages after others (pipeline); {@link #after}
- * places them after any set of stages (diamond, any DAG); worker pools ({@link
- * #handleEventsWithWorkerPool}, {@link StageGroup#thenWorkerPool}) hand each event to exactly one
+ * {@link #handleEventsWith} reads straight behind the producers (multicast); {@link StageGroup#then}
+ * and {@link #after} place stages after others (pipeline, diamond, any DAG); worker pools
+ * ({@link #handleEventsWithWorkerPool}, {@link StageGroup#thenWorkerPool}) hand each event to one
  * worker. <b>The producers are gated from the moment the pipeline is built</b>: events published
- * before the first stage exists wait in the ring for it (a full ring blocks its producers, and
- * {@code tryPublishEvent} returns false), and every stage added before {@link #start()} sees
- * them. The graph is checked as it is built: a handler instance added twice, a handler that is in
- * another live pipeline, a stage name used twice, a stage of another pipeline, or a change after
- * start is refused with an exception that says so (and a refused spec can be added again). While
- * running, {@link #addHandler} adds a stage at the current cursor and {@link #removeStage} removes
- * one (halt, join, then re-gate); {@link #describe()} shows the graph.
+ * before the first stage exists wait in the ring, and every stage added before {@link #start()}
+ * sees them. A handler added twice or in another live pipeline, a name used twice, a stage of
+ * another pipeline, or a change after start is refused with an exception (a refused spec can be
+ * added again). While running, {@link #addHandler} and {@link #removeStage} change the graph.
  *
  * <h2>Lifecycle</h2>
- * {@link #start()} once. {@link #shutdown(Duration)} closes the ring (later publications throw
- * {@link SequencerClosedException}), waits without spinning until every accepted event is published
- * and handled by every stage, stops and joins the threads, and reports what was left if the time
- * ran out; it returns within its timeout plus {@link #STOP_GRACE}, interrupting stage threads
- * still inside their handler once the timeout has passed. {@link #halt()} stops every stage after
- * the batch in hand, without draining, and reports what was left against the same fence. The
- * stage threads are daemon threads unless a thread factory of yours says otherwise.
- * {@link #close()} shuts down with {@link #DEFAULT_CLOSE_TIMEOUT} and logs an unclean result. A
- * stage that fails at any time, during a shutdown included, is in {@link #failures()} and in the
- * result, and is logged once; the first failure stops the pipeline: the ring closes, so producers
- * waiting for space get {@link SequencerClosedException} instead of waiting forever, the other
- * stages halt, and a shutdown waiting to drain stops waiting at once.
+ * {@link #start()} once; {@link #shutdown(Duration)} drains, {@link #halt()} does not;
+ * {@link #close()} shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}. Stage threads are daemons
+ * unless your thread factory says otherwise. The first stage failure stops the pipeline: the ring
+ * closes (producers waiting for space get {@link SequencerClosedException}), the other stages
+ * halt, and a draining shutdown stops waiting.
  *
  * @param <E> the event type
  */
@@ -78,16 +64,13 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     /** How long {@link #halt()} and {@link #removeStage} wait for threads to end. */
     public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(10);
     /**
-     * How much longer than its timeout a {@link #shutdown(Duration)} may take: after the timeout
-     * the stages are halted, the threads still running are interrupted, and the call waits at
-     * most this long for them. Also how long {@link #halt()} lets the stages end by themselves
-     * before it interrupts them.
+     * How much longer than its timeout a {@link #shutdown(Duration)} may take, waiting for threads
+     * interrupted after the timeout; also how long {@link #halt()} waits before it interrupts.
      */
     public static final Duration STOP_GRACE = Duration.ofSeconds(1);
     private static final System.Logger LOG = System.getLogger(Slipstream.class.getName());
 
-    // a facade: the builder is PipelineBuilder, the graph PipelineGraph (with PipelineWiring for
-    // the DSL), live changes Reconfiguration, start and stop PipelineLifecycle
+    // a facade over PipelineBuilder, PipelineGraph, PipelineWiring, Reconfiguration, PipelineLifecycle
     private final String name;
     private final RingBuffer<E> ring;
     private final ProducerType producerType;
@@ -129,8 +112,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     // ===================================================================================== graph
 
     /**
-     * Adds one stage per handler, each reading straight behind the producers: every stage sees
-     * every event (multicast).
+     * Adds one stage per handler, each reading straight behind the producers (multicast).
      *
      * @param handlers the handlers, one stage (and thread) each
      * @return the new stages
@@ -157,8 +139,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Adds a work pool reading straight behind the producers: each event goes to exactly one of
-     * the workers.
+     * Adds a work pool reading straight behind the producers: each event goes to one worker.
      *
      * @param workers the workers' handlers, distinct instances
      * @return the pool stage
@@ -215,9 +196,8 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     // ======================================================================= live reconfiguration
 
     /**
-     * Adds a stage that reads straight behind the producers. While running it starts at the
-     * current cursor (it sees events published from now on; if no stage is left, where the last one
-     * stopped) and gates producers from then on; before {@link #start()} it is the same as
+     * Adds a stage straight behind the producers. While running it starts at the current cursor
+     * (or where the last stage stopped, if none is left); before {@link #start()} it is
      * {@link #handleEventsWith(EventHandler[])}.
      *
      * @param handler the handler
@@ -230,8 +210,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Adds a stage that reads straight behind the producers, with its settings. While running it
-     * starts at the current cursor.
+     * Adds a stage with its settings, as {@link #addHandler(EventHandler)} does.
      *
      * @param spec the stage
      * @return the new stage
@@ -252,21 +231,17 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
      * @throws IllegalArgumentException if the stage belongs to another pipeline, was already
      *     removed, or other stages follow it
      * @throws IllegalStateException if the pipeline is stopped, or the stage's threads did not end
-     *     within {@link #DEFAULT_JOIN_TIMEOUT} (the stage then stays in the pipeline, halted and
-     *     gating, and the next shutdown reports its threads)
+     *     within {@link #DEFAULT_JOIN_TIMEOUT} (the stage then stays, halted and gating)
      */
     public long removeStage(final Stage stage) {
         return removed(removeStage(stage, DEFAULT_JOIN_TIMEOUT));
     }
 
     /**
-     * Removes a stage while running (or before start), in this order: halt it (it stops after its
-     * current batch), join its threads (up to {@code timeout}, without holding up other control
-     * calls), and only then stop gating the producers on it, so they never overwrite a batch it is
-     * still reading; the stages it followed gate them again if nothing else follows them. Stages
-     * that follow it must be removed first. If its threads do not end in time, the stage is not
-     * removed: it stays halted and gating, the result says so, and the next shutdown reports its
-     * threads and is not clean.
+     * Removes a stage: halts it, joins its threads (up to {@code timeout}), and only then stops
+     * gating the producers on it, so they never overwrite a batch it is still reading. Stages that
+     * follow it must be removed first. If its threads do not end in time, it stays, halted and
+     * gating, and the result says so.
      *
      * @param stage a stage of this pipeline
      * @param timeout how long to wait for its threads
@@ -313,30 +288,20 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Stops accepting events and drains: closes the ring (publishing afterwards throws
-     * {@link SequencerClosedException}, and is not accepted), then waits, parking, never spinning,
-     * until every accepted event (up to the ring's close fence) is published by its producer and
-     * handled by every stage (stages whose threads have not begun running yet included), then
-     * stops and joins the threads. The wait ends at once if a stage fails. Calling it again returns
-     * the first result.
+     * Closes the ring (later publishes throw {@link SequencerClosedException}), waits, parking,
+     * until every accepted event is published and handled by every stage, then stops and joins
+     * the threads. The wait ends at once if a stage fails. Calling it again returns the first
+     * result.
      *
-     * <p><b>How long it takes:</b> at most {@code timeout} plus {@link #STOP_GRACE} (1 s). If the
-     * stages drain in time, their threads have until {@code timeout} to end ({@code onShutdown}
-     * included). If not, the stages are halted when the timeout passes; a thread still running
-     * a moment later is inside its handler and is <b>interrupted</b> (a handler stuck in a sleep,
-     * a lock or an interruptible blocking call then ends), and the call waits for the threads up
-     * to {@code STOP_GRACE} after the timeout. A thread that ignores the interrupt (a spin loop)
-     * is named in {@link ShutdownResult#threadsStillRunning()}; being a daemon thread by default,
-     * it does not keep the JVM alive.
-     *
-     * <p>Call it from a thread that is not one of the pipeline's: a stage that shuts its own
-     * pipeline down cannot drain while it waits (use {@link #halt()} there).
+     * <p>If the stages have not drained by {@code timeout}, they are halted; a thread still running
+     * a moment later is inside its handler and is <b>interrupted</b>, and the call waits for the
+     * threads up to {@link #STOP_GRACE} more. A thread that ignores the interrupt is named in
+     * {@link ShutdownResult#threadsStillRunning()}. Do not call it from a stage thread of this
+     * pipeline: it could not drain (use {@link #halt()} there).
      *
      * @param timeout how long the stages may take to drain and end; the call returns within
      *     {@code timeout + STOP_GRACE}
-     * @return whether everything drained and, if not, how many accepted events each stage left
-     *     and how many claims were still unpublished; how many events each stage skipped after
-     *     an exception; which threads did not end
+     * @return what drained, what each stage left or skipped, which threads did not end
      * @throws NullPointerException if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
      */
@@ -346,11 +311,9 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Stops without draining: closes the ring, asks every stage to stop after the batch in hand
-     * (events already in the ring behind it are not handled), joins the threads, and reports,
-     * against the close fence, how many accepted events each stage left. A stage still running
-     * {@link #STOP_GRACE} after the halt is inside its handler: its thread is interrupted, and
-     * the call waits for the threads up to {@link #DEFAULT_JOIN_TIMEOUT} in all.
+     * Stops without draining: closes the ring, stops every stage after the batch in hand, joins
+     * the threads, and reports what each stage left. A thread still running {@link #STOP_GRACE}
+     * later is interrupted; the call waits up to {@link #DEFAULT_JOIN_TIMEOUT} in all.
      *
      * @return what was left
      */
@@ -358,10 +321,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
         return run.stop(true, Duration.ZERO);
     }
 
-    /**
-     * Shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}, for try-with-resources; logs a warning if
-     * something was left behind ({@link #shutdown(Duration)} returns the details).
-     */
+    /** Shuts down with {@link #DEFAULT_CLOSE_TIMEOUT}; logs a warning if the result is not clean. */
     @Override
     public void close() {
         final ShutdownResult outcome = shutdown(DEFAULT_CLOSE_TIMEOUT);
@@ -392,8 +352,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Whether the pipeline is running: started and its ring still open (not shut down, halted
-     * or stopped by a failure).
+     * Whether the pipeline is started and its ring still open.
      *
      * @return true while running
      */
@@ -402,9 +361,7 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Stages that failed (their exception handler gave up, or something escaped their thread), in
-     * order, at any time, during a shutdown included; the first one stopped the pipeline. Each is
-     * also logged once.
+     * Stages that failed, in order, at any time; the first one stopped the pipeline.
      *
      * @return the failures, empty if none
      */
@@ -478,12 +435,8 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     // ================================================================================ publishing
 
     /**
-     * The pipeline's publishing side alone, to hand to code that should publish but not control
-     * the pipeline (start, shut down, add or remove stages): the ring, as an {@link EventSink}.
-     * Every publishing method of this pipeline ({@code publishEvent}, {@code tryPublishEvent},
-     * {@code publishEvents}, {@code tryPublishEvents}) forwards to it. Once the pipeline is shut
-     * down, halted or stopped by a failure, each {@code publish...} throws
-     * {@link SequencerClosedException} and each {@code try...} returns false; neither is accepted.
+     * The publishing side alone (the ring), for code that should publish but not control the
+     * pipeline; every publishing method here forwards to it.
      *
      * <pre>{@code
      * EventSink<Order> orders = pipeline.sink();

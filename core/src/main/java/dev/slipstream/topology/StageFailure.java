@@ -3,9 +3,8 @@ package dev.slipstream.topology;
 import java.util.Objects;
 
 /**
- * Why a stage stopped on its own: its exception handler gave up on an event (a fatal policy
- * rethrew), or its thread ended unexpectedly. A pipeline that sees one stops: it closes its ring,
- * so producers are told instead of left waiting, and halts the other stages.
+ * Why a stage stopped on its own: its exception handler gave up on an event, or its thread ended
+ * unexpectedly. The pipeline then stops (see {@link Slipstream}).
  *
  * <pre>{@code
  * ShutdownResult result = pipeline.shutdown(Duration.ofSeconds(5));
@@ -63,9 +62,8 @@ public final class StageFailure {
     }
 
     /**
-     * The stage, the sequence, and what was thrown with each of its causes (type and message), so
-     * that the reason shows even when the exception is a wrapper such as a halting policy's
-     * {@link dev.slipstream.processor.HaltProcessorException}.
+     * The stage, the sequence, and what was thrown with each of its causes, so the reason shows
+     * through a wrapper such as {@link dev.slipstream.processor.HaltProcessorException}.
      */
     @Override
     public String toString() {

@@ -1,13 +1,11 @@
 package dev.slipstream.topology;
 
 import dev.slipstream.processor.EventHandler;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * One or more stages of a pipeline, as returned by the DSL: the handle for placing the next stages
- * after them.
+ * One or more stages of a pipeline, as returned by the DSL, to place the next stages after.
  *
  * <pre>{@code
  * StageGroup<Order> decoded = pipeline.handleEventsWith(decoder);
@@ -27,8 +25,7 @@ public final class StageGroup<E> {
     }
 
     /**
-     * Adds one stage per handler, each after every stage of this group (a pipeline step; several
-     * handlers run in parallel on the same events).
+     * Adds one stage per handler, each after every stage of this group.
      *
      * @param handlers the handlers, one stage each
      * @return the new stages
@@ -55,7 +52,7 @@ public final class StageGroup<E> {
     }
 
     /**
-     * Adds a work pool after every stage of this group: each event to exactly one of the workers.
+     * Adds a work pool after every stage of this group.
      *
      * @param workers the workers' handlers, distinct instances
      * @return the pool stage
@@ -109,13 +106,7 @@ public final class StageGroup<E> {
      */
     public StageGroup<E> and(final StageGroup<E> other) {
         pipeline.wiring().checkOwnGroup(other);
-        final List<StageNode<E>> union = new ArrayList<>(nodes);
-        for (final StageNode<E> node : other.nodes) {
-            if (!union.contains(node)) {
-                union.add(node);
-            }
-        }
-        return new StageGroup<>(pipeline, union);
+        return new StageGroup<>(pipeline, Stream.concat(nodes.stream(), other.nodes.stream()).distinct().toList());
     }
 
     /**
@@ -124,7 +115,7 @@ public final class StageGroup<E> {
      * @return the stages
      */
     public List<Stage> stages() {
-        return Collections.unmodifiableList(new ArrayList<Stage>(nodes));
+        return List.copyOf(nodes);
     }
 
     /**
@@ -150,11 +141,7 @@ public final class StageGroup<E> {
     }
 
     private List<String> names() {
-        final List<String> names = new ArrayList<>();
-        for (final StageNode<E> node : nodes) {
-            names.add(node.name);
-        }
-        return names;
+        return nodes.stream().map(node -> node.name).toList();
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 
@@ -25,23 +24,18 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     /** The stage's own wait strategy, registered with the ring's signal fan-out; null if it uses the ring's. */
     final WaitStrategy ownWaitStrategy;
     final SequenceBarrier barrier;
-    /** Where the stage's exceptions go; counts what it lets pass. */
     final TrackingExceptionHandler<E> exceptions;
     /** Guarded by the pipeline's lock. */
     final List<Thread> threads = new ArrayList<>();
-    /** Makes the stage's threads; set when the stage is created, under the pipeline's lock. */
+    /** Set when the stage is created, under the pipeline's lock. */
     ThreadFactory threadFactory;
-    /** Set when the stage leaves the graph (removed); only graph membership, nothing about its threads. */
+    /** Graph membership only, nothing about its threads. */
     volatile boolean removed;
     /** Set while a removal waits for the stage's threads; guarded by the pipeline's lock. */
     boolean removing;
     /** Set when a removal gave up waiting for the stage's threads: it stays in the graph, gating. */
     boolean stuck;
-    /**
-     * Set before the stage is asked to stop (removal, shutdown, halt, another stage's failure):
-     * from then on its threads' end is expected. It says nothing about failures: a stage that
-     * fails while stopping is still a failure.
-     */
+    /** Set before the stage is asked to stop: its threads' end is expected (a failure still counts). */
     private volatile boolean stopRequested;
     /** First fatal exception recorded by the tracking exception handler, with its sequence. */
     private volatile StageFailure failure;
@@ -55,6 +49,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
         this.upstreamNodes = List.copyOf(upstreamNodes);
         this.ownWaitStrategy = ownWaitStrategy;
         this.barrier = barrier;
+        exceptions.attach(this);
     }
 
     /** The sequences a downstream stage or the producers gate on, in the order they must be read. */
@@ -84,10 +79,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     /** The handler objects of this stage. */
     abstract List<Object> handlerObjects();
 
-    /**
-     * Creates the stage's threads, named {@code <pipeline>-<stage>[-<worker>]}; each reports its end
-     * to {@code lifecycle}. Under the pipeline's lock.
-     */
+    /** Creates the threads, named {@code <pipeline>-<stage>[-<worker>]}, under the pipeline's lock. */
     final void createThreads(final Lifecycle lifecycle) {
         final Runnable[] bodies = runnables();
         threads.clear();
@@ -103,9 +95,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     }
 
     final void startThreads() {
-        for (final Thread thread : threads) {
-            thread.start();
-        }
+        threads.forEach(Thread::start);
     }
 
     private void runBody(final Runnable body, final Lifecycle lifecycle) {
@@ -145,11 +135,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
 
     @Override
     public final List<String> upstream() {
-        final List<String> names = new ArrayList<>(upstreamNodes.size());
-        for (final StageNode<E> node : upstreamNodes) {
-            names.add(node.name);
-        }
-        return Collections.unmodifiableList(names);
+        return upstreamNodes.stream().map(node -> node.name).toList();
     }
 
     @Override
@@ -166,8 +152,7 @@ abstract class StageNode<E> implements Stage, StageMetrics {
 
     @Override
     public final long lag() {
-        final long behind = pipeline.ringBuffer().getCursor() - sequence();
-        return behind > 0 ? behind : 0;
+        return Math.max(0L, pipeline.ringBuffer().getCursor() - sequence());
     }
 
     /** Batches handled again after a rewindable exception (only a handler stage rewinds). */

@@ -4,11 +4,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What {@link Slipstream#removeStage(Stage, java.time.Duration)} achieved. A removal halts the
- * stage, joins its threads and only then lets the producers past its last batch. If the threads
- * did not end in time the stage is <b>not</b> removed: it stays in the pipeline, halted and still
- * holding the producers back (so nothing it may still read is overwritten), this result says so,
- * and the pipeline's next {@link ShutdownResult} lists its threads as still running.
+ * What {@link Slipstream#removeStage(Stage, java.time.Duration)} achieved. If the stage's threads
+ * did not end in time it is <b>not</b> removed: it stays, halted and holding the producers back,
+ * and the next {@link ShutdownResult} lists its threads as still running.
  *
  * <pre>{@code
  * StageRemoval removal = pipeline.removeStage(audit, Duration.ofSeconds(2));

@@ -4,17 +4,14 @@ import dev.slipstream.processor.BatchRewindStrategy;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.WaitStrategy;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
 /**
- * A stage to be added to a pipeline, with its optional settings: a name (thread names, errors,
- * metrics), its own wait strategy, maximum batch size, exception handler, thread factory (to pin
- * the stage to a core with an affinity library), batch rewind strategy, and for a work pool the
- * wake-up policy. Unset settings fall back to the pipeline's.
+ * A stage to be added to a pipeline, with its optional settings; unset ones fall back to the
+ * pipeline's. A spec describes one stage and may be used once.
  *
  * <pre>{@code
  * pipeline.handleEventsWith(
@@ -22,20 +19,19 @@ import java.util.function.Supplier;
  *         StageSpec.workerPool("pricers", new Pricer(), new Pricer()).wakePolicy(WakePolicy.BIASED));
  * }</pre>
  *
- * <p>A spec describes one stage and may be used once.
- *
  * @param <E> the event type its handlers accept
  */
 public final class StageSpec<E> {
-    private final List<EventHandler<? super E>> handlers;
+    // read by the pipeline's graph and nodes; unset settings are null (0 for maxBatchSize)
+    final List<EventHandler<? super E>> handlers;
     private final boolean workerPool;
-    private String name;
-    private WaitStrategy waitStrategy;
-    private int maxBatchSize;
-    private ExceptionHandler<? super E> exceptionHandler;
-    private ThreadFactory threadFactory;
-    private BatchRewindStrategy rewindStrategy;
-    private WakePolicy wakePolicy = WakePolicy.BIASED;
+    String name;
+    WaitStrategy waitStrategy;
+    int maxBatchSize;
+    ExceptionHandler<? super E> exceptionHandler;
+    ThreadFactory threadFactory;
+    BatchRewindStrategy rewindStrategy;
+    WakePolicy wakePolicy = WakePolicy.BIASED;
     private boolean used;
 
     private StageSpec(final List<EventHandler<? super E>> handlers, final boolean workerPool) {
@@ -107,12 +103,13 @@ public final class StageSpec<E> {
         if (workers < 1) {
             throw new IllegalArgumentException("a worker pool needs at least 1 worker, got " + workers);
         }
-        final List<EventHandler<? super E>> handlers = new ArrayList<>(workers);
+        @SuppressWarnings("unchecked")
+        final EventHandler<? super E>[] handlers = new EventHandler[workers];
         for (int i = 0; i < workers; i++) {
             final EventHandler<? super E> handler = Objects.requireNonNull(handlerFactory.get(),
                     "handlerFactory of worker pool '" + name + "' returned null for worker " + i);
             for (int j = 0; j < i; j++) {
-                if (handlers.get(j) == handler) {
+                if (handlers[j] == handler) {
                     throw new IllegalArgumentException("handlerFactory of worker pool '" + name
                             + "' returned the same handler for workers " + j + " and " + i + ", so it is given twice ("
                             + handler + "): each worker is its own thread and needs its own instance. A lambda that"
@@ -121,11 +118,9 @@ public final class StageSpec<E> {
                             + " e.g. Pricer::new, or give distinct instances to workerPool(name, handlers...)");
                 }
             }
-            handlers.add(handler);
+            handlers[i] = handler;
         }
-        @SuppressWarnings("unchecked")
-        final EventHandler<? super E>[] array = handlers.toArray(new EventHandler[0]);
-        return workerPool(name, array);
+        return workerPool(name, handlers);
     }
 
     /**
@@ -154,8 +149,7 @@ public final class StageSpec<E> {
     }
 
     /**
-     * How this stage waits for events, instead of the pipeline's wait strategy. Producers signal
-     * it as well, so a blocking strategy works here too.
+     * How this stage waits for events, instead of the pipeline's; producers signal it too.
      *
      * @param strategy the wait strategy, used by this stage only
      * @return this spec
@@ -193,8 +187,7 @@ public final class StageSpec<E> {
     }
 
     /**
-     * Makes this stage's threads, instead of the pipeline's factory (for example to pin the stage
-     * to a core). The pipeline names the threads after the stage.
+     * Makes this stage's threads (for example pinned to a core); the pipeline names them.
      *
      * @param factory the thread factory
      * @return this spec
@@ -205,8 +198,7 @@ public final class StageSpec<E> {
     }
 
     /**
-     * How a batch is retried when the handler throws a {@code RewindableException}. Handler
-     * stages only.
+     * How a batch is retried when the handler throws a {@code RewindableException}.
      *
      * @param strategy the rewind strategy
      * @return this spec
@@ -249,39 +241,7 @@ public final class StageSpec<E> {
         return workerPool;
     }
 
-    List<EventHandler<? super E>> handlers() {
-        return handlers;
-    }
-
-    String name() {
-        return name;
-    }
-
-    WaitStrategy waitStrategy() {
-        return waitStrategy;
-    }
-
-    int maxBatchSize() {
-        return maxBatchSize;
-    }
-
-    ExceptionHandler<? super E> exceptionHandler() {
-        return exceptionHandler;
-    }
-
-    ThreadFactory threadFactory() {
-        return threadFactory;
-    }
-
-    BatchRewindStrategy rewindStrategy() {
-        return rewindStrategy;
-    }
-
-    WakePolicy wakePolicy() {
-        return wakePolicy;
-    }
-
-    /** Refuses a spec that was added before; a spec is one stage. */
+    /** Refuses a spec that was added before. */
     void checkUnused() {
         if (used) {
             throw new IllegalArgumentException("stage spec " + this + " was already added; a spec describes one stage");
@@ -293,7 +253,7 @@ public final class StageSpec<E> {
         used = false;
     }
 
-    /** Marks the spec used, once its stage was added (a failed add leaves it unused). */
+    /** Once its stage was added: a failed add leaves it unused. */
     void markUsed() {
         checkUnused();
         used = true;

@@ -1,14 +1,13 @@
 package dev.slipstream.topology;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
- * A snapshot of a pipeline's graph: the ring, its stages and who follows whom, with renderings
- * for documentation (Mermaid, Graphviz DOT).
+ * A snapshot of a pipeline's graph (ring, stages, edges), renderable as Mermaid or Graphviz DOT.
  *
  * <pre>{@code
  * TopologyDescription graph = pipeline.describe();
@@ -107,16 +106,11 @@ public final class TopologyDescription {
      * @return the names
      */
     public List<String> stageNames() {
-        final List<String> names = new ArrayList<>(stages.size());
-        for (final StageInfo stage : stages) {
-            names.add(stage.name());
-        }
-        return names;
+        return stages.stream().map(StageInfo::name).collect(Collectors.toList());
     }
 
     /**
-     * The dependencies: from the ring to each stage that reads straight behind the producers, and
-     * from each stage to each stage that follows it.
+     * The dependencies, from the ring or a stage to each stage that follows it.
      *
      * @return the edges
      */
@@ -130,21 +124,7 @@ public final class TopologyDescription {
      * @return Mermaid source
      */
     public String toMermaid() {
-        final Map<String, String> ids = ids();
-        final StringBuilder sb = new StringBuilder("flowchart LR\n");
-        sb.append("    ").append(ids.get(ringNode)).append("[(\"").append(escape(ringLabel())).append("\")]\n");
-        for (final StageInfo stage : stages) {
-            sb.append("    ").append(ids.get(stage.name()));
-            if (stage.workerPool()) {
-                sb.append("[[\"").append(escape(stageLabel(stage))).append("\"]]\n");
-            } else {
-                sb.append("[\"").append(escape(stageLabel(stage))).append("\"]\n");
-            }
-        }
-        for (final Edge edge : edges) {
-            sb.append("    ").append(ids.get(edge.from())).append(" --> ").append(ids.get(edge.to())).append('\n');
-        }
-        return sb.toString();
+        return render("flowchart LR\n", "%s[(\"%s\")]\n", "%s[\"%s\"]\n", "%s[[\"%s\"]]\n", "%s --> %s\n", "");
     }
 
     /**
@@ -153,20 +133,25 @@ public final class TopologyDescription {
      * @return DOT source
      */
     public String toDot() {
+        return render("digraph \"" + escape(pipelineName) + "\" {\n    rankdir=LR;\n",
+                "%s [shape=cylinder, label=\"%s\"];\n", "%s [shape=box, label=\"%s\"];\n",
+                "%s [shape=box3d, label=\"%s\"];\n", "%s -> %s;\n", "}\n");
+    }
+
+    /** One line per node and per edge, each from its format with the ids and escaped labels. */
+    private String render(final String header, final String ring, final String stage, final String pool,
+                          final String edge, final String footer) {
         final Map<String, String> ids = ids();
-        final StringBuilder sb = new StringBuilder("digraph \"").append(escape(pipelineName)).append("\" {\n");
-        sb.append("    rankdir=LR;\n");
-        sb.append("    ").append(ids.get(ringNode)).append(" [shape=cylinder, label=\"")
-                .append(escape(ringLabel())).append("\"];\n");
-        for (final StageInfo stage : stages) {
-            sb.append("    ").append(ids.get(stage.name())).append(" [shape=")
-                    .append(stage.workerPool() ? "box3d" : "box").append(", label=\"")
-                    .append(escape(stageLabel(stage))).append("\"];\n");
+        final StringBuilder sb = new StringBuilder(header);
+        sb.append("    ").append(String.format(ring, ids.get(ringNode), escape(ringLabel())));
+        for (final StageInfo info : stages) {
+            sb.append("    ").append(String.format(info.workerPool() ? pool : stage, ids.get(info.name()),
+                    escape(stageLabel(info))));
         }
-        for (final Edge edge : edges) {
-            sb.append("    ").append(ids.get(edge.from())).append(" -> ").append(ids.get(edge.to())).append(";\n");
+        for (final Edge e : edges) {
+            sb.append("    ").append(String.format(edge, ids.get(e.from()), ids.get(e.to())));
         }
-        return sb.append("}\n").toString();
+        return sb.append(footer).toString();
     }
 
     private Map<String, String> ids() {
@@ -192,13 +177,7 @@ public final class TopologyDescription {
 
     @Override
     public String toString() {
-        final StringBuilder sb = new StringBuilder(pipelineName).append(": ");
-        for (int i = 0; i < edges.size(); i++) {
-            if (i > 0) {
-                sb.append(", ");
-            }
-            sb.append(edges.get(i).from()).append(" -> ").append(edges.get(i).to());
-        }
-        return sb.toString();
+        return edges.stream().map(edge -> edge.from() + " -> " + edge.to())
+                .collect(Collectors.joining(", ", pipelineName + ": ", ""));
     }
 }

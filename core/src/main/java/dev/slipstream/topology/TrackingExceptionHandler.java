@@ -3,25 +3,18 @@ package dev.slipstream.topology;
 import dev.slipstream.processor.ExceptionHandler;
 
 /**
- * Sits between a stage and its exception handler: counts every exception the handler lets pass
- * (the event is skipped, see {@link ExceptionTally}), and when the handler gives up on an event
- * (throws), records the sequence and cause for the stage's failure report, then lets the
- * exception stop the stage as the handler intended.
+ * Between a stage and its exception handler: counts what the handler lets pass
+ * ({@link ExceptionTally}), and records the sequence and cause when it gives up (throws).
  */
 final class TrackingExceptionHandler<E> implements ExceptionHandler<E> {
     private final ExceptionHandler<? super E> delegate;
     private final ExceptionTally tally = new ExceptionTally();
     private volatile StageNode<?> node;
 
-    /**
-     * @param delegate the stage's exception handler, already {@link ExceptionHandler#forStage named
-     *     for the stage}
-     */
     TrackingExceptionHandler(final ExceptionHandler<? super E> delegate) {
         this.delegate = delegate;
     }
 
-    /** What the handler let pass so far. */
     ExceptionTally tally() {
         return tally;
     }

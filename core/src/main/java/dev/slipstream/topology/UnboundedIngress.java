@@ -27,24 +27,17 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An unbounded front door for a ring buffer: any number of producer threads {@link #offer} items
- * to an {@link LscqQueue} and never wait, whatever the ring's consumers are doing; one
- * sequencing thread drains the queue in batches and publishes each batch into the
- * {@link RingBuffer} with an {@link EventTranslatorOneArg}. Downstream stages keep everything the
- * ring gives them: one total order, batching, preallocated events.
+ * An unbounded front door for a ring buffer: producer threads {@link #offer} items to an
+ * {@link LscqQueue} and never wait; one sequencing thread drains the queue in batches and
+ * publishes them into the {@link RingBuffer} with an {@link EventTranslatorOneArg}, so stages
+ * keep one total order, batching and preallocated events.
  *
- * <p><b>When to choose it.</b> Producers that must never stall (network threads, callbacks of
- * other libraries, bursty sources) in front of a pipeline whose consumers may fall behind for a
- * while. Publishing straight to a multi-producer ring makes a producer wait when the ring is
- * full; behind the ingress it returns at once and the backlog waits in the queue instead.
- *
- * <p><b>What it costs.</b> One more hop: each item is offered to the queue, polled by the
- * sequencing thread and translated into the ring, which adds latency (a few hundred nanoseconds
- * when the sequencing thread is awake; a wake-up when it was parked) and one thread. Memory
- * grows with the backlog: a segment of {@code 36 * segmentCapacity + 2008} bytes with compressed
- * references (see {@link LscqQueue}) is allocated each time the backlog outgrows the segments it
- * has (nothing is allocated while the sequencing thread keeps up). The sequencing thread is the ring's producer: with a single-producer ring,
- * nothing else may publish to it.
+ * <p>Choose it for producers that must never stall (network threads, callbacks, bursty sources)
+ * in front of consumers that may fall behind: the backlog waits in the queue, not the producer.
+ * It costs one hop (latency, plus a wake-up if the thread was parked), one thread, and memory
+ * that grows with the backlog: a segment of {@code 36 * segmentCapacity + 2008} bytes with
+ * compressed references each time the backlog outgrows the segments it has. The sequencing
+ * thread is the ring's producer: with a single-producer ring, nothing else may publish to it.
  *
  * <pre>{@code
  * RingBuffer<Order> ring = RingBuffer.createSingleProducer(Order::new, 4096, new HybridWaitStrategy());
@@ -55,22 +48,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * long lost = ingress.stop(Duration.ofSeconds(5));     // drains every accepted item into the ring
  * }</pre>
  *
- * <p>Lifecycle: items may be offered before {@link #start()} (they wait in the queue);
- * {@link #stop(Duration)} refuses new items and moves every accepted one into the ring before
- * the thread ends; {@link #halt()} ends it after the current batch and discards the rest. Both
- * report how many accepted items did not reach the ring. Interrupting the sequencing thread does
- * not end it (the interrupt is cleared); a translator that throws has its exception passed to the
- * {@linkplain Builder#exceptionHandler exception handler} and its ring slot published as the
- * translator left it, and the thread goes on with the next item. When the thread ends, the
- * handler's {@link ExceptionHandler#stageStopped()} is called (the default handler writes its
- * last summary there).
+ * <p>Items may be offered before {@link #start()}. {@link #stop(Duration)} moves every accepted
+ * item into the ring before the thread ends; {@link #halt()} ends it after the current batch and
+ * discards the rest; both return how many accepted items did not reach the ring. An interrupt
+ * does not end the thread. A translator that throws goes to the
+ * {@linkplain Builder#exceptionHandler exception handler}, its slot is published as left, and
+ * the thread goes on; at the end, {@link ExceptionHandler#stageStopped()} is called.
  *
- * <p>The queue is an {@link LscqBlockingQueue}: the sequencing thread waits for items in its
- * {@code take()}, with the builder's {@linkplain Builder#waitStrategy wait strategy}, and a stop
- * or a halt closes it, which releases that wait; so the thread needs no barrier of its own to be
- * woken. The states are the pipeline's ({@code Lifecycle}): new, started, stopping or halting,
- * stopped. The sequencing thread's loop is an {@link AgentRunner}'s, as for every thread the
- * library owns: one step is one batch taken from the queue and published.
+ * <p>The thread waits in the {@link LscqBlockingQueue}'s {@code take()}, which a stop or halt
+ * releases by closing the queue, so it needs no barrier of its own. Its loop is an
+ * {@link AgentRunner}'s: one step is one batch taken and published.
  *
  * @param <T> the items producers offer
  * @param <E> the ring's event type
@@ -84,29 +71,20 @@ public final class UnboundedIngress<T, E> {
 
     private final RingBuffer<E> ring;
     private final EventTranslatorOneArg<E, T> translator;
-    /** Producers offer to it; the sequencing thread polls it, and waits in its take() when empty. */
     private final LscqBlockingQueue<T> queue;
     private final ProducerWaitStrategy onRingFull;
     private final ExceptionHandler<? super E> exceptionHandler;
     private final ThreadFactory threadFactory;
     private final int maxBatch;
-    /**
-     * Moved by start (to started), stop (to stopping), halt (to halting) and the thread's end (to
-     * stopped); the sequencing thread reads it between batches and while the ring is full.
-     */
     private final Lifecycle lifecycle = new Lifecycle("ingress", () -> { });
-    /** Owns the sequencing thread's loop; a halt ends it after the batch in hand. */
     private final AgentRunner runner;
     private volatile Thread thread;
-    /**
-     * Opened by start() once the thread is started (or its start failed): a stop or halt that
-     * finds the ingress running waits for it before it looks at {@link #thread}.
-     */
+    /** Opened once start() has set {@link #thread} (or failed): a shutdown waits for it before reading it. */
     private final CountDownLatch launched = new CountDownLatch(1);
-    /** Written by the sequencing thread only, read by monitoring threads. */
+    /** Volatile: written by the sequencing thread only, read by monitoring threads. */
     private volatile long transferred;
     private volatile long failed;
-    /** Items the thread held or found after a halt, not published: set before it ends. */
+    /** Accepted items that did not reach the ring; published by the volatile store of STOPPED after it. */
     private long discarded;
 
     private UnboundedIngress(final Builder<T, E> b) {
@@ -128,8 +106,8 @@ public final class UnboundedIngress<T, E> {
      * @param <E> the ring's event type
      * @param ring the ring the sequencing thread publishes to
      * @param translator copies an item into a ring event
-     * @return a builder with the defaults: segments of {@link LscqQueue#DEFAULT_SEGMENT_CAPACITY},
-     *     batches of up to {@link #DEFAULT_MAX_BATCH}, a {@link HybridWaitStrategy} while idle,
+     * @return a builder with defaults: {@link LscqQueue#DEFAULT_SEGMENT_CAPACITY},
+     *     {@link #DEFAULT_MAX_BATCH}, {@link HybridWaitStrategy} while idle,
      *     {@link ProducerWaitStrategies#defaultStrategy()} while the ring is full, a daemon thread
      * @throws NullPointerException if an argument is null
      */
@@ -146,7 +124,6 @@ public final class UnboundedIngress<T, E> {
      * @throws NullPointerException if {@code item} is null
      */
     public boolean offer(final T item) {
-        // signals the sequencing thread only if it waits in take()
         return queue.offer(item);
     }
 
@@ -163,19 +140,16 @@ public final class UnboundedIngress<T, E> {
             final Thread t = Objects.requireNonNull(threadFactory.newThread(this::runThread),
                     "threadFactory returned null");
             t.start();
-            // volatile store, before the latch opens: a stop or halt joins this thread
-            thread = t;
+            thread = t; // before the latch opens: a stop or halt joins this thread
         } finally {
-            // also when the factory or Thread.start threw: then thread stays null and a stop
-            // or halt discards the items itself instead of waiting for a thread that never ran
+            // also on failure: thread stays null and a shutdown discards the items itself
             launched.countDown();
         }
     }
 
     /**
-     * Refuses new items, lets the sequencing thread move every accepted item into the ring, and
-     * waits up to {@code timeout} for it to end; if it has not ended by then, halts it. An
-     * ingress that was never started is closed and its items discarded.
+     * Refuses new items and waits up to {@code timeout} for the thread to move every accepted one
+     * into the ring, then halts it. A never-started ingress discards its items.
      *
      * @param timeout how long to wait for the drain
      * @return how many accepted items did not reach the ring: 0 after a complete drain
@@ -189,8 +163,7 @@ public final class UnboundedIngress<T, E> {
         if (t != null) {
             t.join(Math.max(1L, timeout.toMillis()));
             if (t.isAlive()) {
-                // the thread stops after its current batch; the queue is closed, so it is not waiting
-                // for items (a closed queue's take() only waits for offers in progress, briefly)
+                // a closed queue's take() waits only for offers in progress, so the halt ends it soon
                 lifecycle.casState(RunState.STOPPING, RunState.HALTING);
                 runner.halt();
                 t.join();
@@ -200,8 +173,7 @@ public final class UnboundedIngress<T, E> {
     }
 
     /**
-     * Refuses new items and ends the sequencing thread after its current batch (or at once if it
-     * is idle or waiting for room in the ring), discarding what is left.
+     * Refuses new items and ends the thread after its current batch, discarding the rest.
      *
      * @return how many accepted items did not reach the ring
      * @throws InterruptedException if interrupted while waiting for the thread to end
@@ -216,11 +188,10 @@ public final class UnboundedIngress<T, E> {
     }
 
     /**
-     * Moves the state to {@code next} (one shutdown wins), closes the queue, and finds the
-     * sequencing thread once {@link #start()} has launched it (a shutdown racing a start waits
-     * for the few instructions between the state change and {@code Thread.start}).
+     * Moves to {@code next} (one shutdown wins), closes the queue, and waits for a racing
+     * {@link #start()} to set the thread.
      *
-     * @return the thread to join; null if none runs, the accepted items then discarded here
+     * @return the thread to join; null if none runs, the items then discarded here
      */
     private Thread beginShutdown(final RunState next) throws InterruptedException {
         RunState s;
@@ -234,23 +205,20 @@ public final class UnboundedIngress<T, E> {
             // before the close: the thread leaves its loop at the end of the batch in hand
             runner.halt();
         }
-        // refuses later offers and releases the sequencing thread from take()
         queue.close();
         if (s == RunState.RUNNING) {
             launched.await();
-            // volatile load, written before the latch opened; null if the start failed
-            final Thread t = thread;
+            final Thread t = thread; // null if the start failed
             if (t != null) {
                 return t;
             }
         }
         discarded = drainQueue();
-        // volatile store: publishes the count to later readers
         lifecycle.setState(RunState.STOPPED);
         return null;
     }
 
-    /** Polls the closed queue until it is drained. @return how many items it held */
+    /** @return how many items the closed queue held */
     private long drainQueue() {
         long n = 0;
         while (!queue.isDrained()) {
@@ -271,8 +239,7 @@ public final class UnboundedIngress<T, E> {
     }
 
     /**
-     * Items whose translation threw (each reported to the exception handler; its ring slot was
-     * published as the translator left it).
+     * Items whose translation threw.
      *
      * @return the count
      */
@@ -303,10 +270,7 @@ public final class UnboundedIngress<T, E> {
         return Lifecycle.stateName(lifecycle.state());
     }
 
-    /**
-     * The sequencing thread: the runner's loop, then what is left is counted and the handler told,
-     * also when a halt came before the runner could start.
-     */
+    /** The runner's loop, then {@link #finish()}, also when a halt came before the loop began. */
     private void runThread() {
         try {
             runner.run();
@@ -322,17 +286,13 @@ public final class UnboundedIngress<T, E> {
         }
     }
 
-    /**
-     * One step of the sequencing thread: takes a batch from the queue (waiting in its
-     * {@code take()} if it is empty) and publishes it into the ring.
-     */
+    /** One step: a batch taken from the queue (waiting in {@code take()} if empty) and published. */
     private final class Sequencing implements Agent {
-        /** The batch in hand, allocated once; this thread only. */
+        /** Allocated once; this thread only. */
         @SuppressWarnings("unchecked")
         final T[] batch = (T[]) new Object[maxBatch];
-        /** Items of the batch in hand not yet published: discarded if the thread ends now. */
+        /** Items of the batch not yet published: discarded if the thread ends now. */
         int held;
-        /** Set when the ring refuses claims: the thread ends, discarding the rest. */
         boolean ringClosed;
 
         @Override
@@ -359,7 +319,7 @@ public final class UnboundedIngress<T, E> {
         }
     }
 
-    /** After the loop: closes the queue, counts what was not published, tells the handler. */
+    /** Counts what was not published and tells the handler. */
     private void finish() {
         final Sequencing sequencing = (Sequencing) runner.agent();
         Arrays.fill(sequencing.batch, null);
@@ -368,12 +328,11 @@ public final class UnboundedIngress<T, E> {
         try {
             exceptionHandler.stageStopped();
         } finally {
-            // volatile store: publishes discarded to the thread that joins
+            // publishes discarded to the thread that joins
             lifecycle.setState(RunState.STOPPED);
         }
     }
 
-    /** Polls items into {@code batch} from {@code from} until it is full or the queue is empty. */
     private int pollInto(final T[] batch, final int from) {
         int k = from;
         T item;
@@ -383,30 +342,19 @@ public final class UnboundedIngress<T, E> {
         return k;
     }
 
-    /**
-     * Waits with the wait strategy until a producer offers, or the ingress is stopped.
-     *
-     * @return the next item; null once the queue is closed and drained, or if the thread was
-     *     interrupted (not a way to stop the ingress: the caller looks again)
-     */
+    /** @return the next item; null once the queue is closed and drained, or on an interrupt */
     private T awaitItem() {
         try {
             return queue.take();
         } catch (QueueClosedException closed) {
-            return null; // stopped or halted, and every accepted item was taken
+            return null;
         } catch (InterruptedException interrupted) {
-            // the status is cleared; stop and halt end the thread, an interrupt does not
             LOG.log(System.Logger.Level.DEBUG, "ingress thread interrupted; use stop() or halt() to end it");
             return null;
         }
     }
 
-    /**
-     * Publishes {@code batch[0 .. k)} into the ring, waiting for room with the ring-full
-     * strategy; translator failures are reported and their slots published as they are.
-     *
-     * @return how many items were published: {@code k} unless the ingress was halted
-     */
+    /** @return how many of {@code batch[0 .. k)} were published: {@code k} unless halted or the ring closed */
     private int publish(final Sequencing sequencing, final int k) {
         final T[] batch = sequencing.batch;
         int done = 0;
@@ -436,8 +384,7 @@ public final class UnboundedIngress<T, E> {
                         try {
                             translator.translateTo(event, seq, batch[done + i]);
                         } catch (RuntimeException ex) {
-                            // volatile write by the only writer: monitoring threads read it
-                            failed++;
+                            failed++; // single writer
                             exceptionHandler.handleEventException(ex, seq, event);
                         }
                         batch[done + i] = null;
@@ -447,8 +394,7 @@ public final class UnboundedIngress<T, E> {
                     ring.publish(lo, hi);
                 }
                 done += n;
-                // volatile write by the only writer: monitoring threads read it
-                transferred += n;
+                transferred += n; // single writer
                 attempt = 0;
                 continue;
             }
@@ -461,10 +407,8 @@ public final class UnboundedIngress<T, E> {
     }
 
     private boolean isHalting() {
-        // volatile load of the runner's state: a halt ends the thread after its current batch
         return runner.state() == RunState.HALTING;
     }
-
 
     /**
      * Builds an {@link UnboundedIngress}.
@@ -555,9 +499,8 @@ public final class UnboundedIngress<T, E> {
         }
 
         /**
-         * Told about items whose translation threw; the default,
-         * {@link ExceptionHandlers#logAndContinue(String)} naming the sequencing thread, logs the
-         * first in full and then a summary at most every 10 s.
+         * Told about items whose translation threw; default
+         * {@link ExceptionHandlers#logAndContinue(String)}.
          *
          * @param handler the handler
          * @return this builder
@@ -569,8 +512,7 @@ public final class UnboundedIngress<T, E> {
         }
 
         /**
-         * Makes the sequencing thread; the default makes a daemon thread named
-         * {@code slipstream-ingress-N}.
+         * Makes the sequencing thread; default a daemon named {@code slipstream-ingress-N}.
          *
          * @param factory the thread factory
          * @return this builder

@@ -9,11 +9,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 
 /**
- * What the ring-fed {@link WorkerPool} and the queue-fed {@link QueueWorkerPool} share, whatever
- * their source of work: the workers and their {@link BiasedWaker}, the halt flag the workers read,
- * the failures ({@link Lifecycle}: recorded, logged once, the first one stops the pool), the
- * threads' names, the counters summed over the workers, and the builder's common settings. How a
- * pool starts, halts and shuts down is its own.
+ * What the ring-fed {@link WorkerPool} and the queue-fed {@link QueueWorkerPool} share: workers
+ * and their {@link BiasedWaker}, the halt flag, failures ({@link Lifecycle}), thread names,
+ * counters and the builder's common settings. Starting and stopping is each pool's own.
  *
  * <pre>{@code
  * // a pool over another source fills in its workers and what its first failure stops:
@@ -33,10 +31,8 @@ abstract class WorkPool<E> {
     final WakePolicy wakePolicy;
     final int batchSize;
     final ExceptionHandler<? super E> exceptionHandler;
-    /** Failures: recorded at any time, logged once; the first one runs {@link #stopAfterFailure()}. */
     final Lifecycle lifecycle;
     final PoolWorker<E>[] workers;
-    /** Wakes parked workers. */
     final BiasedWaker waker;
     /** Written once by a halt (or the first failure); read by each worker once per batch. */
     private volatile boolean halted;
@@ -85,9 +81,8 @@ abstract class WorkPool<E> {
     }
 
     /**
-     * Workers that failed, in order, at any time (their exception handler gave up, or something
-     * else escaped); each is also logged once, and the first one stops the pool. A pool inside a
-     * pipeline reports its failures to the pipeline instead ({@link Slipstream#failures()}).
+     * Workers that failed, in order; the first one stops the pool. A pool inside a pipeline
+     * reports them to {@link Slipstream#failures()} instead.
      *
      * @return the failures, empty if none
      */
@@ -135,9 +130,7 @@ abstract class WorkPool<E> {
     }
 
     /**
-     * How many times a parked worker was woken: by a peer that found more than its batch waiting
-     * (biased policy), or, in a pool over a queue, by a producer. A measure of how often the pool
-     * had to fan out.
+     * How many times a parked worker was woken, by an overloaded peer or a producer.
      *
      * @return the count
      */
@@ -145,10 +138,7 @@ abstract class WorkPool<E> {
         return PoolWorker.total(workers, PoolWorker::lrWakeUps);
     }
 
-    /**
-     * Worker {@code index} stopped on {@code failure} (a RuntimeException or an Error): recorded
-     * and logged once; the first one stops the pool.
-     */
+    /** Worker {@code index} stopped on {@code failure}: recorded; the first one stops the pool. */
     void workerStopped(final int index, final Throwable failure) {
         lifecycle.fail(new StageFailure(name + "-" + index, -1L, failure));
     }
@@ -172,7 +162,7 @@ abstract class WorkPool<E> {
         return threads;
     }
 
-    /** Tells the workers to stop after the batch in hand (a volatile store they read between batches and after each wake-up). */
+    /** Workers read it between batches and after each wake-up. */
     final void markHalted() {
         halted = true;
     }
@@ -220,11 +210,9 @@ abstract class WorkPool<E> {
         final List<H> list = new ArrayList<>(handlers.length);
         for (int i = 0; i < handlers.length; i++) {
             final H handler = Objects.requireNonNull(handlers[i], "handler " + i + " of " + owner + " is null");
-            for (final H seen : list) {
-                if (seen == handler) {
-                    throw new IllegalArgumentException("handler " + handler + " is given twice to " + owner
-                            + "; each worker needs its own instance" + HandlerOwners.sharedObjectHint(handler));
-                }
+            if (list.stream().anyMatch(seen -> seen == handler)) {
+                throw new IllegalArgumentException("handler " + handler + " is given twice to " + owner
+                        + "; each worker needs its own instance" + HandlerOwners.sharedObjectHint(handler));
             }
             list.add(handler);
         }
@@ -241,8 +229,7 @@ abstract class WorkPool<E> {
     }
 
     /**
-     * The settings every pool's builder has: the handlers, the exception handler, the wake-up
-     * policy, the batch size and the name.
+     * The settings every pool's builder has.
      *
      * <pre>{@code
      * public static final class Builder<T> extends WorkPool.Settings<T, Builder<T>> {
@@ -270,9 +257,8 @@ abstract class WorkPool<E> {
         }
 
         /**
-         * The workers' handlers, one per worker, each a distinct instance (a handler is called by
-         * one thread only). In a pool over a queue, the {@code sequence} a handler receives is its
-         * worker's own count of items, from 0.
+         * The workers' handlers, one distinct instance per worker. Over a queue, a handler's
+         * {@code sequence} is its worker's own item count, from 0.
          *
          * @param workerHandlers the handlers
          * @return this builder
@@ -315,9 +301,8 @@ abstract class WorkPool<E> {
         }
 
         /**
-         * How many events or items a worker takes at once (default 32). It is also the overload
-         * threshold of the biased policy: a worker that sees more than one batch waiting wakes
-         * the next.
+         * How many events or items a worker takes at once (default 32); more than this waiting
+         * wakes the next worker under the biased policy.
          *
          * @param size at least 1
          * @return this builder

@@ -9,32 +9,26 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.Sequencer;
 import dev.slipstream.sequence.Sequences;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * A stage of N workers over a ring in which <b>each event is handled by exactly one worker</b>.
  *
- * <p>Workers claim batches of sequences from a shared work sequence with a CAS, so a batch goes to
- * exactly one worker. Each worker also has its own sequence: before it claims from
- * {@code w + 1} it sets its sequence to {@code w}, and while idle it sets it to
- * {@link Long#MAX_VALUE} (it holds nothing back). The stage's progress is the minimum of the work
- * sequence and every worker sequence, read in that order ({@link #getSequences()}): a downstream
- * stage or a producer that gates on these sequences never passes an event whose worker has not
- * finished it, although workers finish batches out of order.
+ * <p>Workers claim batches from a shared work sequence with a CAS. Before claiming from
+ * {@code w + 1} a worker sets its own sequence to {@code w}, and to {@link Long#MAX_VALUE} while
+ * idle. The stage's progress is the minimum of the work sequence and every worker sequence, read
+ * in that order ({@link #getSequences()}), so gating on them never passes an unfinished event
+ * although workers finish batches out of order. Waking follows the {@link WakePolicy}.
  *
- * <p>Waking follows the {@link WakePolicy}: with {@link WakePolicy#BIASED} (the default) only
- * worker 0 waits on the source, and a worker that finds more than one batch waiting wakes the
- * next one.
- *
- * <p>A hand-wired pool (the recipe below) whose exception handler gives up (rethrow or halt
- * policy), or whose worker fails in any other way, stops: the failure is recorded in
- * {@link #failures()} and logged once, the other workers halt, and the ring is <b>closed</b>, so
- * a producer waiting for space gets {@link dev.slipstream.sequence.SequencerClosedException}
- * instead of waiting forever behind the event the failed worker never finished. Inside a
- * {@link Slipstream} pipeline the pipeline does this for the whole pipeline.
+ * <p>A hand-wired pool whose worker fails stops: the failure is in {@link #failures()}, the other
+ * workers halt, and the ring is <b>closed</b>, so a producer waiting for space gets
+ * {@link dev.slipstream.sequence.SequencerClosedException} instead of waiting forever. Inside a
+ * {@link Slipstream} the pipeline does this.
  *
  * <pre>{@code
  * RingBuffer<Job> ring = RingBuffer.createSingleProducer(Job::new, 1024, new YieldingWaitStrategy());
@@ -73,11 +67,8 @@ public final class WorkerPool<E> extends WorkPool<E> {
         this.dataProvider = builder.ring;
         this.sequencer = builder.ring.sequencer();
         this.barrier = builder.barrier != null ? builder.barrier : builder.ring.newBarrier();
-        this.sequences = new Sequence[workers.length + 1];
-        sequences[0] = workSequence;
-        for (int i = 0; i < workers.length; i++) {
-            sequences[i + 1] = ((RingWorker<E>) workers[i]).sequence;
-        }
+        this.sequences = Stream.concat(Stream.of(workSequence),
+                Arrays.stream(workers).map(worker -> ((RingWorker<E>) worker).sequence)).toArray(Sequence[]::new);
     }
 
     @Override
@@ -113,7 +104,7 @@ public final class WorkerPool<E> extends WorkPool<E> {
      * @return the minimum of the work sequence and the worker sequences
      */
     public long getSequence() {
-        // work sequence first: see the class comment for why the order matters
+        // in array order, work sequence first: see the class comment for why the order matters
         return Sequences.minimum(sequences, Long.MAX_VALUE);
     }
 
@@ -139,15 +130,13 @@ public final class WorkerPool<E> extends WorkPool<E> {
     public List<Thread> start(final ThreadFactory threadFactory) {
         Objects.requireNonNull(threadFactory, "threadFactory must not be null");
         for (final PoolWorker<E> worker : workers) {
-            if (worker.runState() != RunState.NEW) {
+            if (worker.runner.state() != RunState.NEW) {
                 throw new IllegalStateException("worker " + worker.index + " of pool '" + name
                         + "' was already started; a pool starts once");
             }
         }
         final List<Thread> threads = newThreads(threadFactory, worker -> worker);
-        for (final Thread thread : threads) {
-            thread.start();
-        }
+        threads.forEach(Thread::start);
         return threads;
     }
 
@@ -158,20 +147,10 @@ public final class WorkerPool<E> extends WorkPool<E> {
     public void halt() {
         markHalted();
         barrier.alert();
-        for (final PoolWorker<E> worker : workers) {
-            final Thread thread = worker.thread;
-            if (thread != null) {
-                LockSupport.unpark(thread);
-            }
-        }
+        Arrays.stream(workers).map(worker -> worker.thread).filter(Objects::nonNull).forEach(LockSupport::unpark);
     }
 
-    /**
-     * Worker {@code index} stopped on {@code failure} (a RuntimeException or an Error). Inside a
-     * pipeline it is rethrown on the worker's thread, where the pipeline records it with the
-     * sequence its tracking handler saw and stops; a hand-wired pool records and logs it, and the
-     * first one stops the pool.
-     */
+    /** Inside a pipeline, rethrown on the worker's thread for the pipeline to record; else recorded here. */
     @Override
     void workerStopped(final int index, final Throwable failure) {
         if (embedded) {
@@ -196,12 +175,7 @@ public final class WorkerPool<E> extends WorkPool<E> {
      * @return true while at least one worker's {@code run()} executes
      */
     public boolean isRunning() {
-        for (final PoolWorker<E> worker : workers) {
-            if (worker.runner.isRunning()) {
-                return true;
-            }
-        }
-        return false;
+        return Arrays.stream(workers).anyMatch(worker -> worker.runner.isRunning());
     }
 
     SequenceBarrier barrier() {
