@@ -103,11 +103,7 @@ public class AeronBridgeThroughput {
     private final AeronBridgeBench.Msg msg = new AeronBridgeBench.Msg();
     private IdleStrategy idle;
 
-    /**
-     * Starts a driver, the receiving end and the sending end.
-     *
-     * @throws Exception if it cannot
-     */
+    /** Starts a driver, the receiving end and the sending end. */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         final String uri = AeronBridgeBench.channelUri(channel, 0); // refuses an unknown channel first
@@ -192,11 +188,7 @@ public class AeronBridgeThroughput {
         claim.commit();
     }
 
-    /**
-     * Waits for everything sent to arrive, checks it, and stops.
-     *
-     * @throws Exception if a message was lost or corrupted, or the ends do not stop
-     */
+    /** Waits for everything sent to arrive, checks it, and stops. */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -88,13 +88,7 @@ public class HotPathBench {
         }
     }
 
-    /**
-     * Slipstream: claim one, write, publish, wait for it through the barrier, read, release.
-     *
-     * @param r the rings
-     * @return the value read back
-     * @throws Exception never (the barrier's checked exceptions)
-     */
+    /** Slipstream: claim one, write, publish, wait for it through the barrier, read, release. */
     @Benchmark
     public long slipstreamOne(final Rings r) throws Exception {
         final dev.slipstream.ring.RingBuffer<ValueEvent> ring = r.slip;
@@ -107,13 +101,7 @@ public class HotPathBench {
         return v;
     }
 
-    /**
-     * LMAX: the same steps.
-     *
-     * @param r the rings
-     * @return the value read back
-     * @throws Exception never (the barrier's checked exceptions)
-     */
+    /** LMAX: the same steps. */
     @Benchmark
     public long lmaxOne(final Rings r) throws Exception {
         final com.lmax.disruptor.RingBuffer<ValueEvent> ring = r.lmax;
@@ -126,13 +114,7 @@ public class HotPathBench {
         return v;
     }
 
-    /**
-     * Slipstream: claim and publish {@value #BATCH} slots as one range, then read them back.
-     *
-     * @param r the rings
-     * @return the sum read back
-     * @throws Exception never
-     */
+    /** Slipstream: claim and publish {@value #BATCH} slots as one range, then read them back. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long slipstreamBatch(final Rings r) throws Exception {
@@ -152,13 +134,7 @@ public class HotPathBench {
         return sum;
     }
 
-    /**
-     * LMAX: the same steps.
-     *
-     * @param r the rings
-     * @return the sum read back
-     * @throws Exception never
-     */
+    /** LMAX: the same steps. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long lmaxBatch(final Rings r) throws Exception {

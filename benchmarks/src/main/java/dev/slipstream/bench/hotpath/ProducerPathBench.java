@@ -62,11 +62,7 @@ public class ProducerPathBench {
         };
     }
 
-    /**
-     * Publishes {@value #BATCH} events one at a time.
-     *
-     * @return the last sequence published
-     */
+    /** Publishes {@value #BATCH} events one at a time. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long publish() {

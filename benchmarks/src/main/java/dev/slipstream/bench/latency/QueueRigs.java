@@ -19,25 +19,12 @@ public final class QueueRigs {
     private QueueRigs() {
     }
 
-    /**
-     * A one-way rig.
-     *
-     * @param wait the wait strategy name, mapped by {@link QueueWait#of(String)}
-     * @param pipeline three stages (true) or one (false)
-     * @param capacity the capacity of each queue
-     * @return the rig, not started
-     */
+    /** A one-way rig. */
     public static OneWayRig oneWay(final String wait, final boolean pipeline, final int capacity) {
         return new OneWay(QueueWait.of(wait), pipeline, capacity);
     }
 
-    /**
-     * A ping-pong rig.
-     *
-     * @param wait the wait strategy name
-     * @param capacity the capacity of both queues
-     * @return the rig, not started
-     */
+    /** A ping-pong rig. */
     public static PingPongRig pingPong(final String wait, final int capacity) {
         return new PingPong(QueueWait.of(wait), capacity);
     }

@@ -109,12 +109,7 @@ public class FalseSharingBench {
         }
     }
 
-    /**
-     * Thread A of the padded pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread A of the padded pair. */
     @Benchmark
     @Group("padded")
     @GroupThreads(1)
@@ -124,12 +119,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread B of the padded pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread B of the padded pair. */
     @Benchmark
     @Group("padded")
     @GroupThreads(1)
@@ -139,12 +129,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread A of the AtomicLong pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread A of the AtomicLong pair. */
     @Benchmark
     @Group("atomicPair")
     @GroupThreads(1)
@@ -154,12 +139,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread B of the AtomicLong pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread B of the AtomicLong pair. */
     @Benchmark
     @Group("atomicPair")
     @GroupThreads(1)
@@ -169,12 +149,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread A of the adjacent fields.
-     *
-     * @param s the object
-     * @return the new value
-     */
+    /** Thread A of the adjacent fields. */
     @Benchmark
     @Group("adjacentFields")
     @GroupThreads(1)
@@ -184,12 +159,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread B of the adjacent fields.
-     *
-     * @param s the object
-     * @return the new value
-     */
+    /** Thread B of the adjacent fields. */
     @Benchmark
     @Group("adjacentFields")
     @GroupThreads(1)

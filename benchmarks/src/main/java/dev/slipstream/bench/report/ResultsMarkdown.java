@@ -67,11 +67,7 @@ public final class ResultsMarkdown {
         public Scores() {
         }
 
-        /**
-         * Adds the forks of one JMH result.
-         *
-         * @param rr the result
-         */
+        /** Adds the forks of one JMH result. */
         public void add(final RunResult rr) {
             for (var br : rr.getBenchmarkResults()) {
                 // a producer/consumer group's primary score counts every call, empty polls too:
@@ -139,13 +135,7 @@ public final class ResultsMarkdown {
         this.img = docs.resolve("img").resolve(stem);
     }
 
-    /**
-     * Writes the Markdown, the charts and a copy of the .hlog files.
-     *
-     * @param d the run's data
-     * @return the Markdown file
-     * @throws IOException if a file cannot be written
-     */
+    /** Writes the Markdown, the charts and a copy of the .hlog files. */
     public Path write(final Data d) throws IOException {
         Files.createDirectories(img);
         final StringBuilder md = new StringBuilder();

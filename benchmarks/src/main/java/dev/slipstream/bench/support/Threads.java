@@ -31,12 +31,7 @@ public final class Threads {
         t.start();
     }
 
-    /**
-     * Joins threads, failing loudly if one does not stop within 10 s.
-     *
-     * @param threads the threads
-     * @throws IllegalStateException naming a thread that is still alive
-     */
+    /** Joins threads, failing loudly if one does not stop within 10 s. */
     public static void joinAll(final Thread... threads) {
         for (Thread t : threads) {
             try {

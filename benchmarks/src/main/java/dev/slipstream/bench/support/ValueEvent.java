@@ -29,11 +29,7 @@ public final class ValueEvent {
     public ValueEvent() {
     }
 
-    /**
-     * Copies every field of {@code other} into this event.
-     *
-     * @param other the source
-     */
+    /** Copies every field of {@code other} into this event. */
     public void copyFrom(final ValueEvent other) {
         value = other.value;
         a = other.a;

@@ -31,13 +31,7 @@ public final class DslTopology extends AbstractTopology {
     private final Slipstream<ValueEvent> pipeline;
     private final RingBuffer<ValueEvent> ring;
 
-    /**
-     * Builds the pipeline; no thread runs until {@link #start()}.
-     *
-     * @param shape the topology
-     * @param wait the wait strategy name (see {@link SlipWaits})
-     * @param ringSize the ring size, a power of two
-     */
+    /** Builds the pipeline; no thread runs until {@link #start()}. */
     public DslTopology(final Shape shape, final String wait, final int ringSize) {
         super(shape, "slipstream-dsl");
         final Slipstream.Builder<ValueEvent> builder = Slipstream.builder(ValueEvent::new);

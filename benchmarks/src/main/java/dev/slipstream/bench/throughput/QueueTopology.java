@@ -32,13 +32,7 @@ public final class QueueTopology extends AbstractTopology {
     private final int poolMask;
     private final BlockingQueue<ValueEvent>[] heads;
 
-    /**
-     * Wires the queues and stages; no thread runs until {@link #start()}.
-     *
-     * @param shape the topology
-     * @param wait the wait strategy name, mapped by {@link QueueWait#of(String)}
-     * @param capacity the capacity of every queue
-     */
+    /** Wires the queues and stages; no thread runs until {@link #start()}. */
     @SuppressWarnings("unchecked")
     public QueueTopology(final Shape shape, final String wait, final int capacity) {
         super(shape, "abq");
