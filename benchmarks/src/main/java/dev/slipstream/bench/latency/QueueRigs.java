@@ -29,12 +29,6 @@ public final class QueueRigs {
         return new PingPong(QueueWait.of(wait), capacity);
     }
 
-    private static Thread daemon(final Runnable r, final String name) {
-        final Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-    }
-
     private static final class OneWay implements OneWayRig {
         private final QueueWait mode;
         private final LatencySink sink = new LatencySink();
@@ -58,12 +52,12 @@ public final class QueueRigs {
                 final BlockingQueue<ValueEvent> q2 = new ArrayBlockingQueue<>(capacity);
                 final BlockingQueue<ValueEvent> q3 = new ArrayBlockingQueue<>(capacity);
                 threads = new Thread[] {
-                    daemon(() -> loop(head, q2, 1), "abq-latency-0"),
-                    daemon(() -> loop(q2, q3, 2), "abq-latency-1"),
-                    daemon(() -> loop(q3, null, 0), "abq-latency-2"),
+                    Threads.daemon(() -> loop(head, q2, 1), "abq-latency-0"),
+                    Threads.daemon(() -> loop(q2, q3, 2), "abq-latency-1"),
+                    Threads.daemon(() -> loop(q3, null, 0), "abq-latency-2"),
                 };
             } else {
-                threads = new Thread[] {daemon(() -> loop(head, null, 0), "abq-latency-0")};
+                threads = new Thread[] {Threads.daemon(() -> loop(head, null, 0), "abq-latency-0")};
             }
         }
 
@@ -141,7 +135,7 @@ public final class QueueRigs {
             for (int i = 0; i < pool.length; i++) {
                 pool[i] = new ValueEvent();
             }
-            echo = daemon(this::echoLoop, "abq-pingpong-0");
+            echo = Threads.daemon(this::echoLoop, "abq-pingpong-0");
         }
 
         private void echoLoop() {
