@@ -28,13 +28,4 @@ public final class ValueEvent {
     /** Creates an empty event; rings preallocate these. */
     public ValueEvent() {
     }
-
-    /** Copies every field of {@code other} into this event. */
-    public void copyFrom(final ValueEvent other) {
-        value = other.value;
-        a = other.a;
-        b = other.b;
-        intendedNanos = other.intendedNanos;
-        producer = other.producer;
-    }
 }

@@ -9,7 +9,7 @@ package dev.slipstream.bench.support;
  * come out short, so an ordering bug cannot hide behind a matching count.
  *
  * <pre>{@code
- * long expected = Work.pipelineChecksum(firstValue, n);
+ * long expected = Work.pipelineChecksum(Work.sumOfRange(firstValue, n), n);
  * Work.check("pipeline", 0, expected, observed);   // throws on mismatch
  * }</pre>
  */
@@ -57,14 +57,14 @@ public final class Work {
         return n * first + n * (n - 1) / 2;
     }
 
-    /** What the last pipeline stage sums over a batch: {@code sum(3 * (v + 7))}. */
-    public static long pipelineChecksum(final long first, final long n) {
-        return 3 * sumOfRange(first, n) + 21 * n;
+    /** What the last pipeline stage sums over {@code n} events whose values sum to {@code values}: {@code sum(3 * (v + 7))}. */
+    public static long pipelineChecksum(final long values, final long n) {
+        return 3 * values + 21 * n;
     }
 
-    /** What the diamond's join stage sums over a batch: {@code sum(2v + v + 3)}. */
-    public static long diamondChecksum(final long first, final long n) {
-        return 3 * sumOfRange(first, n) + 3 * n;
+    /** What the diamond's join stage sums over {@code n} events whose values sum to {@code values}: {@code sum(2v + v + 3)}. */
+    public static long diamondChecksum(final long values, final long n) {
+        return 3 * values + 3 * n;
     }
 
     /**
