@@ -269,7 +269,7 @@ public final class JournalBench {
         result(impl, test, "rate", rate, extra);
     }
 
-    private static void deleteAll(final Path dir) throws IOException {
+    static void deleteAll(final Path dir) throws IOException {
         final List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             entries.forEach(files::add);

@@ -5,12 +5,8 @@ import dev.slipstream.journal.JournalConfig;
 import dev.slipstream.journal.JournalReader;
 import dev.slipstream.journal.JournalStage;
 import dev.slipstream.journal.SyncPolicy;
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -55,7 +51,7 @@ public final class JournalReplayBench {
             try {
                 measure(dir, Integer.parseInt(size.trim()), records, repeats);
             } finally {
-                deleteAll(dir);
+                JournalBench.deleteAll(dir);
             }
         }
     }
@@ -112,16 +108,5 @@ public final class JournalReplayBench {
         System.out.printf("RESULT test=replay-segments %s figure=replay-ms value=%.3f%n", tag, bestReplay / 1e6);
         System.out.printf("RESULT test=replay-segments %s figure=open-ms value=%.3f%n", tag, bestOpen / 1e6);
         System.out.printf("RESULT test=replay-segments %s figure=locate-us value=%.3f%n", tag, locateUs);
-    }
-
-    private static void deleteAll(final Path dir) throws IOException {
-        final List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            entries.forEach(files::add);
-        }
-        for (final Path file : files) {
-            Files.delete(file);
-        }
-        Files.delete(dir);
     }
 }
