@@ -38,10 +38,6 @@ public class HotPathBench {
     /** Events per invocation of the batched benchmarks. */
     public static final int BATCH = 64;
 
-    /** Creates the benchmark (JMH does). */
-    public HotPathBench() {
-    }
-
     /** One ring of each library, with a consumer sequence this same thread advances. */
     @State(Scope.Thread)
     public static class Rings {
@@ -60,10 +56,6 @@ public class HotPathBench {
         com.lmax.disruptor.SequenceBarrier lmaxBarrier;
         com.lmax.disruptor.Sequence lmaxRead;
         long value;
-
-        /** Creates the state (JMH does). */
-        public Rings() {
-        }
 
         /** Builds both rings with a yielding strategy (it never waits here: the event is published). */
         @Setup(Level.Trial)

@@ -48,10 +48,6 @@ public class ProducerPathBench {
 
     private Producer producer;
 
-    /** Creates the benchmark (JMH does). */
-    public ProducerPathBench() {
-    }
-
     /** Builds the ring of the chosen library. */
     @Setup
     public void setUp() {

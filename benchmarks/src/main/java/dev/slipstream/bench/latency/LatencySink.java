@@ -49,10 +49,6 @@ public final class LatencySink extends LatencySinkRhs implements RingLibrary.Rec
 
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, 3);
 
-    /** Creates a sink. */
-    public LatencySink() {
-    }
-
     /**
      * Records one event: its latency from the intended send time, and its value.
      *

@@ -39,10 +39,6 @@ import java.util.concurrent.atomic.AtomicLong;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FalseSharingBench {
-    /** Creates the benchmark (JMH does). */
-    public FalseSharingBench() {
-    }
-
     /** Two padded sequences. */
     @State(Scope.Group)
     public static class PaddedPair {
@@ -50,10 +46,6 @@ public class FalseSharingBench {
         public Sequence a;
         /** Written by thread B. */
         public Sequence b;
-
-        /** Creates the state (JMH does). */
-        public PaddedPair() {
-        }
 
         /** Allocates the two counters back to back. */
         @Setup
@@ -70,10 +62,6 @@ public class FalseSharingBench {
         public AtomicLong a;
         /** Written by thread B. */
         public AtomicLong b;
-
-        /** Creates the state (JMH does). */
-        public AtomicPair() {
-        }
 
         /** Allocates the two counters back to back. */
         @Setup
@@ -104,9 +92,6 @@ public class FalseSharingBench {
             }
         }
 
-        /** Creates the state (JMH does). */
-        public AdjacentFields() {
-        }
     }
 
     /** Thread A of the padded pair. */

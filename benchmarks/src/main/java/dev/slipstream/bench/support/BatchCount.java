@@ -41,10 +41,6 @@ public final class BatchCount extends BatchCountRhsPadding {
 
     private final long[] bySizeClass = new long[SIZE_CLASSES + 2 * ARRAY_PAD];
 
-    /** Creates zeroed counters. */
-    public BatchCount() {
-    }
-
     /** Counts a batch when {@code endOfBatch} is set. Stage thread only. */
     public void endOfBatch(final long sequence, final boolean endOfBatch) {
         if (endOfBatch) {

@@ -25,7 +25,4 @@ public final class ValueEvent {
     /** Which producer wrote the event (sequencer topology). */
     public int producer;
 
-    /** Creates an empty event; rings preallocate these. */
-    public ValueEvent() {
-    }
 }
