@@ -22,7 +22,7 @@ import java.util.Map;
  * PNG charts of the results, drawn with XChart (headless).
  *
  * <pre>{@code
- * Charts.bars(Path.of("ratios.png"), "Slipstream / LMAX", "ratio", categories, series, false);
+ * Charts.bars(Path.of("ratios.png"), "Slipstream / LMAX", "ratio", categories, series, null, false);
  * Charts.percentiles(Path.of("latency.png"), "one-way unicast, 100k/s", histograms);
  * }</pre>
  */
@@ -37,13 +37,7 @@ public final class Charts {
     private Charts() {
     }
 
-    /** A grouped bar chart. */
-    public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
-                            final Map<String, List<Double>> series, final boolean logY) throws IOException {
-        bars(file, title, yTitle, categories, series, null, logY);
-    }
-
-    /** A grouped bar chart with an error bar on each bar. */
+    /** A grouped bar chart, with an error bar on each bar unless {@code errors} is null. */
     public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
                             final Map<String, List<Double>> series, final Map<String, List<Double>> errors,
                             final boolean logY) throws IOException {
@@ -143,13 +137,7 @@ public final class Charts {
         return String.format(Locale.ROOT, "%." + decimals + "f%%", p);
     }
 
-    /** A scatter of one point per configuration, e.g. p99 latency against CPU used. */
-    public static void scatter(final Path file, final String title, final String xTitle, final String yTitle,
-                               final Map<String, double[]> points) throws IOException {
-        scatter(file, title, xTitle, yTitle, points, false);
-    }
-
-    /** A scatter chart with one named point per series, y on a log scale. */
+    /** A scatter of one named point per configuration (e.g. p99 latency against CPU used), y on a log scale. */
     public static void scatter(final Path file, final String title, final String xTitle, final String yTitle,
                                final Map<String, double[]> points, final boolean logX) throws IOException {
         // tall enough for a legend line per point

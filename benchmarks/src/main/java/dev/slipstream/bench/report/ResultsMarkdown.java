@@ -63,10 +63,6 @@ public final class ResultsMarkdown {
         /** The unit of the primary score. */
         public String unit = "";
 
-        /** Creates an empty record. */
-        public Scores() {
-        }
-
         /** Adds the forks of one JMH result. */
         public void add(final RunResult rr) {
             for (var br : rr.getBenchmarkResults()) {
@@ -114,9 +110,6 @@ public final class ResultsMarkdown {
         /** How long the run took. */
         public double elapsedMinutes;
 
-        /** Creates an empty record. */
-        public Data() {
-        }
     }
 
     /**
@@ -289,7 +282,7 @@ public final class ResultsMarkdown {
         Charts.bars(img.resolve("throughput-vs-abq.png"), "Throughput ratio Slipstream / ArrayBlockingQueue"
                 + " (bars: 95% confidence interval)", "ratio", cats, ratioAbq, errorAbq, false);
         Charts.bars(img.resolve("throughput-absolute.png"), "Throughput (median of forks; this machine only)",
-                "million events / s", cats, absolute, true);
+                "million events / s", cats, absolute, null, true);
         md.append("\n![Slipstream / LMAX](").append(rel("throughput-vs-lmax.png")).append(")\n\n");
         md.append("![Slipstream / ABQ](").append(rel("throughput-vs-abq.png")).append(")\n\n");
         md.append("![absolute throughput](").append(rel("throughput-absolute.png")).append(")\n\n");
@@ -438,7 +431,7 @@ public final class ResultsMarkdown {
         if (!points.isEmpty()) {
             Charts.scatter(img.resolve("latency-vs-cpu-unicast-100000.png"),
                     "one-way unicast at 100k/s: p99 latency against consumer CPU", "consumer cores used",
-                    "p99 (us)", points);
+                    "p99 (us)", points, false);
             md.append("![p99 against CPU](").append(rel("latency-vs-cpu-unicast-100000.png")).append(")\n\n");
         }
         md.append(".hlog files (one interval histogram per second, values in ns): [hlog/").append(stem)
