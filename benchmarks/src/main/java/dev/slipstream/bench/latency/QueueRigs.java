@@ -12,24 +12,14 @@ import java.util.concurrent.BlockingQueue;
  * from a preallocated pool (large enough that none is reused while in flight).
  *
  * <pre>{@code
- * OneWayRig rig = QueueRigs.oneWay("blocking", false, 65536);
+ * OneWayRig rig = new QueueRigs.OneWay("blocking", false, 65536);
  * }</pre>
  */
 public final class QueueRigs {
     private QueueRigs() {
     }
 
-    /** A one-way rig. */
-    public static OneWayRig oneWay(final String wait, final boolean pipeline, final int capacity) {
-        return new OneWay(QueueWait.of(wait), pipeline, capacity);
-    }
-
-    /** A ping-pong rig. */
-    public static PingPongRig pingPong(final String wait, final int capacity) {
-        return new PingPong(QueueWait.of(wait), capacity);
-    }
-
-    private static final class OneWay implements OneWayRig {
+    static final class OneWay implements OneWayRig {
         private final QueueWait mode;
         private final LatencySink sink = new LatencySink();
         private final BlockingQueue<ValueEvent> head;
@@ -38,8 +28,8 @@ public final class QueueRigs {
         private final int mask;
         private long produced;
 
-        OneWay(final QueueWait mode, final boolean pipeline, final int capacity) {
-            this.mode = mode;
+        OneWay(final String wait, final boolean pipeline, final int capacity) {
+            this.mode = QueueWait.of(wait);
             final int queues = pipeline ? 3 : 1;
             final int poolSize = Integer.highestOneBit(queues * (capacity + 2) + 8) << 1;
             pool = new ValueEvent[poolSize];
@@ -120,7 +110,7 @@ public final class QueueRigs {
         }
     }
 
-    private static final class PingPong implements PingPongRig {
+    static final class PingPong implements PingPongRig {
         private final QueueWait mode;
         private final BlockingQueue<ValueEvent> ping;
         private final BlockingQueue<ValueEvent> pong;
@@ -128,8 +118,8 @@ public final class QueueRigs {
         private final ValueEvent[] pool = new ValueEvent[4];
         private long sent;
 
-        PingPong(final QueueWait mode, final int capacity) {
-            this.mode = mode;
+        PingPong(final String wait, final int capacity) {
+            this.mode = QueueWait.of(wait);
             ping = new ArrayBlockingQueue<>(capacity);
             pong = new ArrayBlockingQueue<>(capacity);
             for (int i = 0; i < pool.length; i++) {
