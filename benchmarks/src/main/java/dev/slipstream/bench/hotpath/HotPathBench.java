@@ -1,5 +1,7 @@
 package dev.slipstream.bench.hotpath;
 
+import dev.slipstream.bench.ring.LmaxRing;
+import dev.slipstream.bench.ring.SlipstreamRing;
 import dev.slipstream.bench.support.ValueEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -61,19 +63,11 @@ public class HotPathBench {
         @Setup(Level.Trial)
         public void setUp() {
             final boolean multi = producers.equals("multi");
-            slip = multi
-                    ? dev.slipstream.ring.RingBuffer.createMultiProducer(ValueEvent::new, ringSize,
-                            new dev.slipstream.wait.YieldingWaitStrategy())
-                    : dev.slipstream.ring.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
-                            new dev.slipstream.wait.YieldingWaitStrategy());
+            slip = SlipstreamRing.INSTANCE.ring(multi, ringSize, "yielding");
             slipRead = new dev.slipstream.sequence.Sequence();
             slip.addGatingSequences(slipRead);
             slipBarrier = slip.newBarrier();
-            lmax = multi
-                    ? com.lmax.disruptor.RingBuffer.createMultiProducer(ValueEvent::new, ringSize,
-                            new com.lmax.disruptor.YieldingWaitStrategy())
-                    : com.lmax.disruptor.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
-                            new com.lmax.disruptor.YieldingWaitStrategy());
+            lmax = LmaxRing.INSTANCE.ring(multi, ringSize, "yielding");
             lmaxRead = new com.lmax.disruptor.Sequence();
             lmax.addGatingSequences(lmaxRead);
             lmaxBarrier = lmax.newBarrier();
