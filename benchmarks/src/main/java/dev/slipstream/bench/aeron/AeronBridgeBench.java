@@ -237,14 +237,11 @@ public final class AeronBridgeBench {
      * (0: a port that was free on the loopback address a moment ago).
      */
     static String channelUri(final String channel, final int port) throws IOException {
-        switch (channel) {
-            case "ipc":
-                return "aeron:ipc";
-            case "udp":
-                return "aeron:udp?endpoint=localhost:" + (port != 0 ? port : freeUdpPort());
-            default:
-                throw new IllegalArgumentException("--channel must be ipc or udp, got " + channel);
-        }
+        return switch (channel) {
+            case "ipc" -> "aeron:ipc";
+            case "udp" -> "aeron:udp?endpoint=localhost:" + (port != 0 ? port : freeUdpPort());
+            default -> throw new IllegalArgumentException("--channel must be ipc or udp, got " + channel);
+        };
     }
 
     private static int freeUdpPort() throws IOException {
