@@ -1,5 +1,6 @@
 package dev.slipstream.bench.journal;
 
+import dev.slipstream.bench.support.CommandLine;
 import dev.slipstream.journal.Journal;
 import dev.slipstream.journal.JournalConfig;
 import dev.slipstream.journal.JournalReader;
@@ -7,6 +8,8 @@ import dev.slipstream.journal.JournalStage;
 import dev.slipstream.journal.SyncPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -32,20 +35,11 @@ public final class JournalReplayBench {
     }
 
     public static void main(final String[] args) throws Exception {
-        long records = 8_000_000;
-        String sizes = "536870912,67108864,8388608,1048576,262144,65536";
-        int repeats = 3;
-        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--records" -> records = Long.parseLong(args[i + 1].replace("_", ""));
-                case "--sizes" -> sizes = args[i + 1];
-                case "--repeats" -> repeats = Integer.parseInt(args[i + 1]);
-                case "--dir" -> parent = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; expected --records, --sizes, --repeats or --dir");
-            }
-        }
+        final Map<String, String> o = CommandLine.pairs(args, Set.of("records", "sizes", "repeats", "dir"));
+        final long records = Long.parseLong(o.getOrDefault("records", "8000000").replace("_", ""));
+        final String sizes = o.getOrDefault("sizes", "536870912,67108864,8388608,1048576,262144,65536");
+        final int repeats = Integer.parseInt(o.getOrDefault("repeats", "3"));
+        final Path parent = Path.of(o.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         for (final String size : sizes.split(",")) {
             final Path dir = Files.createTempDirectory(parent, "journal-replay-");
             try {

@@ -1,9 +1,9 @@
 package dev.slipstream.bench.latency;
 
+import dev.slipstream.bench.support.CommandLine;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.SingleWriterRecorder;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,10 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -59,7 +59,8 @@ public final class LatencyMain {
      * @throws Exception if the run cannot be set up
      */
     public static void main(final String[] args) throws Exception {
-        final Map<String, String> opts = parse(args);
+        final Map<String, String> opts = CommandLine.pairs(args, Set.of("mode", "impl", "wait", "topology", "rates",
+                "warmup-ms", "measure-ms", "ring", "out"));
         final LatencyMain main = new LatencyMain(opts);
         final boolean ok;
         try {
@@ -74,17 +75,6 @@ public final class LatencyMain {
             System.exit(3);
         }
         System.exit(0);
-    }
-
-    private static Map<String, String> parse(final String[] args) {
-        final Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
-            }
-            m.put(args[i].substring(2), args[++i]);
-        }
-        return m;
     }
 
     private String opt(final String name, final String dflt) {
