@@ -51,11 +51,6 @@ public final class Sink extends SinkRhsPadding {
 
     private final long[] lastByProducer;
 
-    /** Creates a sink that does not check per-producer order. */
-    public Sink() {
-        this(0);
-    }
-
     /** Creates a sink that also checks that each producer's values arrive in increasing order. */
     public Sink(final int producers) {
         lastByProducer = new long[Math.max(producers, 1)];

@@ -21,7 +21,7 @@ import java.util.List;
  *
  * <pre>{@code
  * BatchCount[] counts = {new BatchCount()};
- * Sink[] sinks = {new Sink()};
+ * Sink[] sinks = {new Sink(1)};
  * pipeline.handleEventsWith(StageHandlers.slipstream(Shape.UNICAST, counts, sinks).get(0));   // Slipstream
  * lmaxBuilder.build(ring, barrier, StageHandlers.lmax(Shape.UNICAST, counts, sinks).get(0));   // LMAX
  * }</pre>
