@@ -28,13 +28,7 @@ final class MachineLock implements AutoCloseable {
         this.lock = lock;
     }
 
-    /**
-     * Waits (up to 30 minutes) for the lock.
-     *
-     * @param log where to say that it waits
-     * @return the held lock; closing releases it
-     * @throws IOException if the lock file cannot be opened, or the wait timed out
-     */
+    /** Waits (up to 30 minutes) for the lock. */
     static MachineLock acquire(final Consumer<String> log) throws IOException {
         if (Boolean.getBoolean("jmh.ignoreLock")) {
             return new MachineLock(null, null);

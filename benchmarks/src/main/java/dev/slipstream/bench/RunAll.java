@@ -3,6 +3,7 @@ package dev.slipstream.bench;
 import dev.slipstream.bench.latency.LatencyResult;
 import dev.slipstream.bench.report.Machine;
 import dev.slipstream.bench.report.ResultsMarkdown;
+import dev.slipstream.bench.support.CommandLine;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -15,7 +16,6 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -98,15 +98,10 @@ public final class RunAll {
      * @throws Exception if the suite cannot run at all
      */
     public static void main(final String[] args) throws Exception {
-        final Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                usage("expected --name value pairs, got '" + args[i] + "'");
-            }
-            opts.put(args[i].substring(2), args[++i]);
-        }
+        final Map<String, String> opts;
         final Preset preset;
         try {
+            opts = CommandLine.pairs(args, Set.of("preset", "out", "docs", "results-name", "only"));
             preset = Preset.named(opts.getOrDefault("preset", "quick"));
         } catch (IllegalArgumentException e) {
             usage(e.getMessage());

@@ -174,14 +174,7 @@ public final class AeronBridgeBench {
         final boolean latency = mode.equals("latency");
         final long intervalNanos = latency ? 1_000_000_000L / rate : 0;
 
-        final MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-                .aeronDirectoryName(tempDir())
-                .threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(idle(wait))
-                .ipcTermBufferLength(term)
-                .publicationTermBufferLength(term)
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true));
+        final MediaDriver driver = launchDriver(wait.equals("spin"), term);
         final Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         final Receiver receiver = new Receiver(warmup, latency);
         final long start;
@@ -220,11 +213,23 @@ public final class AeronBridgeBench {
     }
 
     private static IdleStrategy idle(final String wait) {
-        return wait.equals("spin") ? new BusySpinIdleStrategy() : new YieldingIdleStrategy();
+        return idle(wait.equals("spin"));
     }
 
-    private static WaitStrategy ringWait(final String wait) {
-        return wait.equals("spin") ? new BusySpinWaitStrategy() : new YieldingWaitStrategy();
+    static IdleStrategy idle(final boolean spin) {
+        return spin ? new BusySpinIdleStrategy() : new YieldingIdleStrategy();
+    }
+
+    /** An embedded driver, one thread ({@code SHARED}) over either channel, in a fresh directory. */
+    static MediaDriver launchDriver(final boolean spin, final int term) throws IOException {
+        return MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(Files.createTempDirectory("slipstream-aeron-bench").resolve("aeron").toString())
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(idle(spin))
+                .ipcTermBufferLength(term)
+                .publicationTermBufferLength(term)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
     }
 
     /**
@@ -232,24 +237,17 @@ public final class AeronBridgeBench {
      * (0: a port that was free on the loopback address a moment ago).
      */
     static String channelUri(final String channel, final int port) throws IOException {
-        switch (channel) {
-            case "ipc":
-                return "aeron:ipc";
-            case "udp":
-                return "aeron:udp?endpoint=localhost:" + (port != 0 ? port : freeUdpPort());
-            default:
-                throw new IllegalArgumentException("--channel must be ipc or udp, got " + channel);
-        }
+        return switch (channel) {
+            case "ipc" -> "aeron:ipc";
+            case "udp" -> "aeron:udp?endpoint=localhost:" + (port != 0 ? port : freeUdpPort());
+            default -> throw new IllegalArgumentException("--channel must be ipc or udp, got " + channel);
+        };
     }
 
     private static int freeUdpPort() throws IOException {
         try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
-    }
-
-    private static String tempDir() throws IOException {
-        return Files.createTempDirectory("slipstream-aeron-bench").resolve("aeron").toString();
     }
 
     /** Returns the start time; when it returns, every message has been received. */
@@ -303,35 +301,57 @@ public final class AeronBridgeBench {
     private static long runBridge(final Aeron aeron, final String uri, final Receiver receiver, final long messages,
                                   final long intervalNanos, final String wait, final int ring)
             throws InterruptedException {
-        final Slipstream<Msg> receiving = Slipstream.builder(Msg::new).name("receiving").ringSize(ring)
-                .producers(ProducerType.SINGLE).waitStrategy(ringWait(wait)).build();
-        receiving.handleEventsWith((EventHandler<Msg>) (m, seq, end) -> receiver.onMessage(m));
-        receiving.start();
-        final AeronInbound<Msg> inbound = AeronInbound.builder(aeron, uri, STREAM, receiving.ringBuffer(),
-                DECODER).idleStrategy(idle(wait)).build();
-        final Thread inboundThread = new Thread(inbound, "inbound");
-        inboundThread.start();
-        final ExclusivePublication publication = aeron.addExclusivePublication(uri, STREAM);
-        final AeronOutbound<Msg> outbound = AeronOutbound.builder(publication, ENCODER).idleStrategy(idle(wait)).build();
-        final Slipstream<Msg> sending = Slipstream.builder(Msg::new).name("sending").ringSize(ring)
-                .producers(ProducerType.SINGLE).waitStrategy(ringWait(wait)).build();
-        sending.handleEventsWith(outbound.stageSpec("to-aeron"));
-        sending.start();
-        while (!publication.isConnected()) {
-            Thread.yield();
-        }
+        final Bridge bridge = Bridge.start(aeron, uri, STREAM, receiver, wait.equals("spin"), ring);
+        final Slipstream<Msg> sending = bridge.sending();
         final long start = startSoon();
         for (long i = 0; i < messages; i++) {
             final long intended = pace(start, i, intervalNanos);
             sending.publishEvent(FILL, i, intended);
         }
         awaitReceived(receiver, messages);
-        sending.shutdown(Duration.ofSeconds(10));
-        inbound.close();
-        inboundThread.join();
-        receiving.shutdown(Duration.ofSeconds(10));
-        publication.close();
+        bridge.close();
         return start;
+    }
+
+    /** ring -> {@link AeronOutbound} -> Aeron -> {@link AeronInbound} -> ring, into {@code receiver}. */
+    record Bridge(Slipstream<Msg> receiving, AeronInbound<Msg> inbound, Thread inboundThread,
+                  ExclusivePublication publication, Slipstream<Msg> sending) {
+        /** Starts both ends; returns once the publication is connected. */
+        static Bridge start(final Aeron aeron, final String uri, final int stream, final Receiver receiver,
+                            final boolean spin, final int ring) {
+            final Slipstream<Msg> receiving = Slipstream.builder(Msg::new).name("receiving").ringSize(ring)
+                    .producers(ProducerType.SINGLE).waitStrategy(ringWait(spin)).build();
+            receiving.handleEventsWith((EventHandler<Msg>) (m, seq, end) -> receiver.onMessage(m));
+            receiving.start();
+            final AeronInbound<Msg> inbound = AeronInbound.builder(aeron, uri, stream, receiving.ringBuffer(),
+                    DECODER).idleStrategy(idle(spin)).build();
+            final Thread inboundThread = new Thread(inbound, "inbound");
+            inboundThread.start();
+            final ExclusivePublication publication = aeron.addExclusivePublication(uri, stream);
+            final AeronOutbound<Msg> outbound = AeronOutbound.builder(publication, ENCODER).idleStrategy(idle(spin))
+                    .build();
+            final Slipstream<Msg> sending = Slipstream.builder(Msg::new).name("sending").ringSize(ring)
+                    .producers(ProducerType.SINGLE).waitStrategy(ringWait(spin)).build();
+            sending.handleEventsWith(outbound.stageSpec("to-aeron"));
+            sending.start();
+            while (!publication.isConnected()) {
+                Thread.yield();
+            }
+            return new Bridge(receiving, inbound, inboundThread, publication, sending);
+        }
+
+        private static WaitStrategy ringWait(final boolean spin) {
+            return spin ? new BusySpinWaitStrategy() : new YieldingWaitStrategy();
+        }
+
+        /** Stops the sending end, then the receiving end. */
+        void close() throws InterruptedException {
+            sending.shutdown(Duration.ofSeconds(10));
+            inbound.close();
+            inboundThread.join();
+            receiving.shutdown(Duration.ofSeconds(10));
+            publication.close();
+        }
     }
 
     /** @return a start time 50 ms from now, once it has come (the receivers are running by then) */

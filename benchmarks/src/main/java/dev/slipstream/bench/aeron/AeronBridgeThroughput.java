@@ -3,27 +3,17 @@ package dev.slipstream.bench.aeron;
 import dev.slipstream.aeron.AeronInbound;
 import dev.slipstream.aeron.AeronOutbound;
 import dev.slipstream.aeron.WireFormat;
-import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.EventTranslatorTwoArg;
-import dev.slipstream.ring.ProducerType;
-import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.topology.Slipstream;
-import dev.slipstream.wait.BusySpinWaitStrategy;
-import dev.slipstream.wait.YieldingWaitStrategy;
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.BufferClaim;
 import io.aeron.logbuffer.ControlledFragmentHandler;
-import java.nio.file.Files;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -90,10 +80,8 @@ public class AeronBridgeThroughput {
     private long sentChecksum;
 
     // bridge
+    private AeronBridgeBench.Bridge bridge;
     private Slipstream<AeronBridgeBench.Msg> sending;
-    private Slipstream<AeronBridgeBench.Msg> receiving;
-    private AeronInbound<AeronBridgeBench.Msg> inbound;
-    private Thread inboundThread;
 
     // raw
     private Subscription subscription;
@@ -103,41 +91,18 @@ public class AeronBridgeThroughput {
     private final AeronBridgeBench.Msg msg = new AeronBridgeBench.Msg();
     private IdleStrategy idle;
 
-    /**
-     * Starts a driver, the receiving end and the sending end.
-     *
-     * @throws Exception if it cannot
-     */
+    /** Starts a driver, the receiving end and the sending end. */
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         final String uri = AeronBridgeBench.channelUri(channel, 0); // refuses an unknown channel first
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-                .aeronDirectoryName(Files.createTempDirectory("slipstream-aeron-jmh").resolve("aeron").toString())
-                .threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(idle())
-                .ipcTermBufferLength(16 << 20)
-                .publicationTermBufferLength(16 << 20)
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true));
+        driver = AeronBridgeBench.launchDriver(wait.equals("busyspin"), 16 << 20);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         receiver = new AeronBridgeBench.Receiver(0, false);
         idle = idle();
         if (impl.equals("bridge")) {
-            receiving = Slipstream.builder(AeronBridgeBench.Msg::new).name("receiving").ringSize(ringSize)
-                    .producers(ProducerType.SINGLE).waitStrategy(ringWait()).build();
-            receiving.handleEventsWith((EventHandler<AeronBridgeBench.Msg>) (m, seq, end) -> receiver.onMessage(m));
-            receiving.start();
-            inbound = AeronInbound.builder(aeron, uri, STREAM, receiving.ringBuffer(), AeronBridgeBench.DECODER)
-                    .idleStrategy(idle()).build();
-            inboundThread = new Thread(inbound, "inbound");
-            inboundThread.start();
-            publication = aeron.addExclusivePublication(uri, STREAM);
-            final AeronOutbound<AeronBridgeBench.Msg> outbound = AeronOutbound.builder(publication,
-                    AeronBridgeBench.ENCODER).idleStrategy(idle()).build();
-            sending = Slipstream.builder(AeronBridgeBench.Msg::new).name("sending").ringSize(ringSize)
-                    .producers(ProducerType.SINGLE).waitStrategy(ringWait()).build();
-            sending.handleEventsWith(outbound.stageSpec("to-aeron"));
-            sending.start();
+            bridge = AeronBridgeBench.Bridge.start(aeron, uri, STREAM, receiver, wait.equals("busyspin"), ringSize);
+            publication = bridge.publication();
+            sending = bridge.sending();
         } else if (impl.equals("raw")) {
             subscription = aeron.addSubscription(uri, STREAM);
             publication = aeron.addExclusivePublication(uri, STREAM);
@@ -165,11 +130,7 @@ public class AeronBridgeThroughput {
     }
 
     private IdleStrategy idle() {
-        return wait.equals("busyspin") ? new BusySpinIdleStrategy() : new YieldingIdleStrategy();
-    }
-
-    private WaitStrategy ringWait() {
-        return wait.equals("busyspin") ? new BusySpinWaitStrategy() : new YieldingWaitStrategy();
+        return AeronBridgeBench.idle(wait.equals("busyspin"));
     }
 
     /** One message from the producer: into the sending ring (bridge), or claimed and encoded (raw). */
@@ -192,11 +153,7 @@ public class AeronBridgeThroughput {
         claim.commit();
     }
 
-    /**
-     * Waits for everything sent to arrive, checks it, and stops.
-     *
-     * @throws Exception if a message was lost or corrupted, or the ends do not stop
-     */
+    /** Waits for everything sent to arrive, checks it, and stops. */
     @TearDown(Level.Trial)
     public void tearDown() throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -204,17 +161,14 @@ public class AeronBridgeThroughput {
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
         }
         try {
-            if (sending != null) {
-                sending.shutdown(Duration.ofSeconds(10));
-                inbound.close();
-                inboundThread.join();
-                receiving.shutdown(Duration.ofSeconds(10));
+            if (bridge != null) {
+                bridge.close();
             } else {
                 polling = false;
                 poller.join();
                 subscription.close();
+                publication.close();
             }
-            publication.close();
         } finally {
             aeron.close();
             driver.close();

@@ -41,10 +41,6 @@ public class AllocationBench extends TopologyBenchmark {
     @Param({"yielding", "blocking"})
     public String wait;
 
-    /** Creates the benchmark state (JMH does). */
-    public AllocationBench() {
-    }
-
     @Override
     protected Topology create() {
         return Topologies.create(Shape.valueOf(shape.toUpperCase(Locale.ROOT)), impl, wait, 1024);

@@ -1,5 +1,7 @@
 package dev.slipstream.bench.hotpath;
 
+import dev.slipstream.bench.ring.LmaxRing;
+import dev.slipstream.bench.ring.SlipstreamRing;
 import dev.slipstream.bench.support.ValueEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -38,10 +40,6 @@ public class HotPathBench {
     /** Events per invocation of the batched benchmarks. */
     public static final int BATCH = 64;
 
-    /** Creates the benchmark (JMH does). */
-    public HotPathBench() {
-    }
-
     /** One ring of each library, with a consumer sequence this same thread advances. */
     @State(Scope.Thread)
     public static class Rings {
@@ -61,40 +59,22 @@ public class HotPathBench {
         com.lmax.disruptor.Sequence lmaxRead;
         long value;
 
-        /** Creates the state (JMH does). */
-        public Rings() {
-        }
-
         /** Builds both rings with a yielding strategy (it never waits here: the event is published). */
         @Setup(Level.Trial)
         public void setUp() {
             final boolean multi = producers.equals("multi");
-            slip = multi
-                    ? dev.slipstream.ring.RingBuffer.createMultiProducer(ValueEvent::new, ringSize,
-                            new dev.slipstream.wait.YieldingWaitStrategy())
-                    : dev.slipstream.ring.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
-                            new dev.slipstream.wait.YieldingWaitStrategy());
+            slip = SlipstreamRing.INSTANCE.ring(multi, ringSize, "yielding");
             slipRead = new dev.slipstream.sequence.Sequence();
             slip.addGatingSequences(slipRead);
             slipBarrier = slip.newBarrier();
-            lmax = multi
-                    ? com.lmax.disruptor.RingBuffer.createMultiProducer(ValueEvent::new, ringSize,
-                            new com.lmax.disruptor.YieldingWaitStrategy())
-                    : com.lmax.disruptor.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
-                            new com.lmax.disruptor.YieldingWaitStrategy());
+            lmax = LmaxRing.INSTANCE.ring(multi, ringSize, "yielding");
             lmaxRead = new com.lmax.disruptor.Sequence();
             lmax.addGatingSequences(lmaxRead);
             lmaxBarrier = lmax.newBarrier();
         }
     }
 
-    /**
-     * Slipstream: claim one, write, publish, wait for it through the barrier, read, release.
-     *
-     * @param r the rings
-     * @return the value read back
-     * @throws Exception never (the barrier's checked exceptions)
-     */
+    /** Slipstream: claim one, write, publish, wait for it through the barrier, read, release. */
     @Benchmark
     public long slipstreamOne(final Rings r) throws Exception {
         final dev.slipstream.ring.RingBuffer<ValueEvent> ring = r.slip;
@@ -107,13 +87,7 @@ public class HotPathBench {
         return v;
     }
 
-    /**
-     * LMAX: the same steps.
-     *
-     * @param r the rings
-     * @return the value read back
-     * @throws Exception never (the barrier's checked exceptions)
-     */
+    /** LMAX: the same steps. */
     @Benchmark
     public long lmaxOne(final Rings r) throws Exception {
         final com.lmax.disruptor.RingBuffer<ValueEvent> ring = r.lmax;
@@ -126,13 +100,7 @@ public class HotPathBench {
         return v;
     }
 
-    /**
-     * Slipstream: claim and publish {@value #BATCH} slots as one range, then read them back.
-     *
-     * @param r the rings
-     * @return the sum read back
-     * @throws Exception never
-     */
+    /** Slipstream: claim and publish {@value #BATCH} slots as one range, then read them back. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long slipstreamBatch(final Rings r) throws Exception {
@@ -152,13 +120,7 @@ public class HotPathBench {
         return sum;
     }
 
-    /**
-     * LMAX: the same steps.
-     *
-     * @param r the rings
-     * @return the sum read back
-     * @throws Exception never
-     */
+    /** LMAX: the same steps. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long lmaxBatch(final Rings r) throws Exception {

@@ -1,5 +1,7 @@
 package dev.slipstream.bench.hotpath;
 
+import dev.slipstream.bench.ring.LmaxRing;
+import dev.slipstream.bench.ring.SlipstreamRing;
 import dev.slipstream.bench.support.ValueEvent;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -48,10 +50,6 @@ public class ProducerPathBench {
 
     private Producer producer;
 
-    /** Creates the benchmark (JMH does). */
-    public ProducerPathBench() {
-    }
-
     /** Builds the ring of the chosen library. */
     @Setup
     public void setUp() {
@@ -62,11 +60,7 @@ public class ProducerPathBench {
         };
     }
 
-    /**
-     * Publishes {@value #BATCH} events one at a time.
-     *
-     * @return the last sequence published
-     */
+    /** Publishes {@value #BATCH} events one at a time. */
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long publish() {
@@ -83,8 +77,7 @@ public class ProducerPathBench {
         private long value;
 
         SlipstreamProducer(final int ringSize) {
-            ring = dev.slipstream.ring.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
-                    new dev.slipstream.wait.YieldingWaitStrategy());
+            ring = SlipstreamRing.INSTANCE.ring(false, ringSize, "yielding");
         }
 
         @Override
@@ -107,8 +100,7 @@ public class ProducerPathBench {
         private long value;
 
         LmaxProducer(final int ringSize) {
-            ring = com.lmax.disruptor.RingBuffer.createSingleProducer(ValueEvent::new, ringSize,
-                    new com.lmax.disruptor.YieldingWaitStrategy());
+            ring = LmaxRing.INSTANCE.ring(false, ringSize, "yielding");
         }
 
         @Override

@@ -45,11 +45,7 @@ final class ForceLoop implements AutoCloseable {
         }
     }
 
-    /**
-     * Runs {@code warmup + measured} events at {@code rate} events/s.
-     *
-     * @return the latency histogram of the measured events, in nanoseconds
-     */
+    /** Runs {@code warmup + measured} events at {@code rate} events/s. */
     Histogram run(final long rate, final long warmup, final long measured) {
         final long interval = 1_000_000_000L / rate;
         final long total = warmup + measured;

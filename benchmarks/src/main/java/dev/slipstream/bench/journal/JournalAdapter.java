@@ -26,16 +26,12 @@ interface JournalAdapter extends AutoCloseable {
      * else no sync at all), or {@code control} (a no-op stage, no journal).
      */
     static JournalAdapter create(final String impl, final Path dir, final boolean syncEveryBatch) {
-        switch (impl) {
-            case "slipstream":
-                return new SlipstreamJournalAdapter(dir, syncEveryBatch);
-            case "chronicle":
-                return new ChronicleQueueAdapter(dir, syncEveryBatch ? ChronicleQueueAdapter.Sync.SYNC
-                        : ChronicleQueueAdapter.Sync.NONE);
-            case "control":
-                return new NoJournalAdapter();
-            default:
-                throw new IllegalArgumentException("unknown impl " + impl + "; expected slipstream, chronicle or control");
-        }
+        return switch (impl) {
+            case "slipstream" -> new SlipstreamJournalAdapter(dir, syncEveryBatch);
+            case "chronicle" -> new ChronicleQueueAdapter(dir, syncEveryBatch ? ChronicleQueueAdapter.Sync.SYNC
+                    : ChronicleQueueAdapter.Sync.NONE);
+            case "control" -> new NoJournalAdapter();
+            default -> throw new IllegalArgumentException("unknown impl " + impl + "; expected slipstream, chronicle or control");
+        };
     }
 }

@@ -183,16 +183,12 @@ public final class JournalBench {
 
     /** Blocking waits unless every thread of the pipeline can have a core of its own, with one to spare. */
     static WaitStrategy waitFor(final String choice, final int cores) {
-        switch (choice) {
-            case "auto":
-                return cores >= 4 ? new YieldingWaitStrategy() : new BlockingWaitStrategy();
-            case "blocking":
-                return new BlockingWaitStrategy();
-            case "yielding":
-                return new YieldingWaitStrategy();
-            default:
-                throw new IllegalArgumentException("unknown --wait " + choice + "; expected auto, blocking or yielding");
-        }
+        return switch (choice) {
+            case "auto" -> cores >= 4 ? new YieldingWaitStrategy() : new BlockingWaitStrategy();
+            case "blocking" -> new BlockingWaitStrategy();
+            case "yielding" -> new YieldingWaitStrategy();
+            default -> throw new IllegalArgumentException("unknown --wait " + choice + "; expected auto, blocking or yielding");
+        };
     }
 
     private static void latency(final String name, final Path dir, final long rate, final long seconds,
@@ -269,7 +265,7 @@ public final class JournalBench {
         result(impl, test, "rate", rate, extra);
     }
 
-    private static void deleteAll(final Path dir) throws IOException {
+    static void deleteAll(final Path dir) throws IOException {
         final List<Path> files = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             entries.forEach(files::add);

@@ -1,16 +1,15 @@
 package dev.slipstream.bench.journal;
 
+import dev.slipstream.bench.support.CommandLine;
 import dev.slipstream.journal.Journal;
 import dev.slipstream.journal.JournalConfig;
 import dev.slipstream.journal.JournalReader;
 import dev.slipstream.journal.JournalStage;
 import dev.slipstream.journal.SyncPolicy;
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -36,26 +35,17 @@ public final class JournalReplayBench {
     }
 
     public static void main(final String[] args) throws Exception {
-        long records = 8_000_000;
-        String sizes = "536870912,67108864,8388608,1048576,262144,65536";
-        int repeats = 3;
-        Path parent = Path.of(System.getProperty("java.io.tmpdir"));
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--records" -> records = Long.parseLong(args[i + 1].replace("_", ""));
-                case "--sizes" -> sizes = args[i + 1];
-                case "--repeats" -> repeats = Integer.parseInt(args[i + 1]);
-                case "--dir" -> parent = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; expected --records, --sizes, --repeats or --dir");
-            }
-        }
+        final Map<String, String> o = CommandLine.pairs(args, Set.of("records", "sizes", "repeats", "dir"));
+        final long records = Long.parseLong(o.getOrDefault("records", "8000000").replace("_", ""));
+        final String sizes = o.getOrDefault("sizes", "536870912,67108864,8388608,1048576,262144,65536");
+        final int repeats = Integer.parseInt(o.getOrDefault("repeats", "3"));
+        final Path parent = Path.of(o.getOrDefault("dir", System.getProperty("java.io.tmpdir")));
         for (final String size : sizes.split(",")) {
             final Path dir = Files.createTempDirectory(parent, "journal-replay-");
             try {
                 measure(dir, Integer.parseInt(size.trim()), records, repeats);
             } finally {
-                deleteAll(dir);
+                JournalBench.deleteAll(dir);
             }
         }
     }
@@ -112,16 +102,5 @@ public final class JournalReplayBench {
         System.out.printf("RESULT test=replay-segments %s figure=replay-ms value=%.3f%n", tag, bestReplay / 1e6);
         System.out.printf("RESULT test=replay-segments %s figure=open-ms value=%.3f%n", tag, bestOpen / 1e6);
         System.out.printf("RESULT test=replay-segments %s figure=locate-us value=%.3f%n", tag, locateUs);
-    }
-
-    private static void deleteAll(final Path dir) throws IOException {
-        final List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            entries.forEach(files::add);
-        }
-        for (final Path file : files) {
-            Files.delete(file);
-        }
-        Files.delete(dir);
     }
 }

@@ -18,11 +18,7 @@ public final class CpuClock {
     private CpuClock() {
     }
 
-    /**
-     * CPU time of the process (every thread, JIT and GC included), or -1 if unknown.
-     *
-     * @return nanoseconds
-     */
+    /** CPU time of the process (every thread, JIT and GC included), or -1 if unknown. */
     public static long processNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
@@ -30,12 +26,7 @@ public final class CpuClock {
         return -1;
     }
 
-    /**
-     * The summed CPU time of {@code threads}, or -1 if the JVM cannot measure it.
-     *
-     * @param threads live threads
-     * @return nanoseconds
-     */
+    /** The summed CPU time of {@code threads}, or -1 if the JVM cannot measure it. */
     @SuppressWarnings("deprecation")
     public static long threadsNanos(final Thread[] threads) {
         if (!THREADS.isThreadCpuTimeSupported()) {

@@ -1,9 +1,9 @@
 package dev.slipstream.bench.latency;
 
+import dev.slipstream.bench.support.CommandLine;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.SingleWriterRecorder;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,10 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -59,7 +59,8 @@ public final class LatencyMain {
      * @throws Exception if the run cannot be set up
      */
     public static void main(final String[] args) throws Exception {
-        final Map<String, String> opts = parse(args);
+        final Map<String, String> opts = CommandLine.pairs(args, Set.of("mode", "impl", "wait", "topology", "rates",
+                "warmup-ms", "measure-ms", "ring", "out"));
         final LatencyMain main = new LatencyMain(opts);
         final boolean ok;
         try {
@@ -74,17 +75,6 @@ public final class LatencyMain {
             System.exit(3);
         }
         System.exit(0);
-    }
-
-    private static Map<String, String> parse(final String[] args) {
-        final Map<String, String> m = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
-            }
-            m.put(args[i].substring(2), args[++i]);
-        }
-        return m;
     }
 
     private String opt(final String name, final String dflt) {
@@ -126,10 +116,10 @@ public final class LatencyMain {
                 final String name = "oneway-" + topology + "-" + impl + "-" + wait + "-" + rate;
                 final File hlog = out.resolve("hlog").resolve(name + ".hlog").toFile();
                 final Measured m = driver.pace(rate, measureMs, hlog);
-                final LatencyResult r = LatencyResult.of("oneway", topology, impl, wait, rate, m.histogram,
-                        m.achievedRate, m.processCpuPerEvent, m.stageCpuPerEvent, m.stageCores, m.ok);
-                report(r, m.message);
-                ok &= m.ok;
+                final LatencyResult r = LatencyResult.of("oneway", topology, impl, wait, rate, m.histogram(),
+                        m.achievedRate(), m.processCpuPerEvent(), m.stageCpuPerEvent(), m.stageCores(), m.ok());
+                report(r, m.message());
+                ok &= m.ok();
             }
         }
         return ok;
@@ -214,15 +204,9 @@ public final class LatencyMain {
         }
     }
 
-    /** What one measured phase produced. */
-    private static final class Measured {
-        Histogram histogram;
-        double achievedRate;
-        double processCpuPerEvent;
-        double stageCpuPerEvent;
-        double stageCores;
-        boolean ok;
-        String message = "";
+    /** What one measured phase produced; no histogram or rates for a warm-up. */
+    private record Measured(Histogram histogram, double achievedRate, double processCpuPerEvent,
+                            double stageCpuPerEvent, double stageCores, boolean ok, String message) {
     }
 
     /** The paced producer and the interval reporter. */
@@ -271,18 +255,15 @@ public final class LatencyMain {
                 LockSupport.parkNanos(50_000L);
             }
             final long wall = System.nanoTime() - start;
-            final Measured m = new Measured();
             final long got = sink.count();
             final long cpu = CpuClock.processNanos() - cpu0;
             final long stageCpu = CpuClock.threadsNanos(rig.stageThreads()) - stage0;
-            m.ok = got == target && sink.checksum() == sentChecksum;
-            if (!m.ok) {
-                m.message = "received " + got + " of " + target + " events, checksum "
-                        + sink.checksum() + " expected " + sentChecksum;
-            }
+            final boolean ok = got == target && sink.checksum() == sentChecksum;
+            final String message = ok ? "" : "received " + got + " of " + target + " events, checksum "
+                    + sink.checksum() + " expected " + sentChecksum;
             if (reporter == null) {
                 recorder.reset();
-                return m;
+                return new Measured(null, 0, 0, 0, 0, ok, message);
             }
             reporter.finish();
             final Histogram total = new Histogram(1, LatencySink.HIGHEST_TRACKABLE_NANOS, 3);
@@ -290,12 +271,8 @@ public final class LatencyMain {
                 total.add(h);
             }
             writeLog(hlog, intervals, startMs);
-            m.histogram = total;
-            m.achievedRate = total.getTotalCount() * 1e9 / wall;
-            m.processCpuPerEvent = cpu / (double) events;
-            m.stageCpuPerEvent = stageCpu / (double) events;
-            m.stageCores = stageCpu / (double) wall;
-            return m;
+            return new Measured(total, total.getTotalCount() * 1e9 / wall, cpu / (double) events,
+                    stageCpu / (double) events, stageCpu / (double) wall, ok, message);
         }
 
         /**

@@ -66,11 +66,7 @@ public record LatencyResult(String mode, String topology, String impl, String st
                 processCpuPerEvent, stageCpuPerEvent, stageCores, checksumOk);
     }
 
-    /**
-     * The TSV line.
-     *
-     * @return the fields, tab-separated
-     */
+    /** The TSV line. */
     public String toTsv() {
         return String.join("\t", mode, topology, impl, strategy, Long.toString(rate), Long.toString(count),
                 fmt(achievedRate), Long.toString(p50), Long.toString(p90), Long.toString(p99), Long.toString(p999),
@@ -78,13 +74,7 @@ public record LatencyResult(String mode, String topology, String impl, String st
                 fmt(stageCores), Boolean.toString(checksumOk));
     }
 
-    /**
-     * Parses a TSV line written by {@link #toTsv()}.
-     *
-     * @param line the line
-     * @return the result
-     * @throws IllegalArgumentException if the line has the wrong number of fields
-     */
+    /** Parses a TSV line written by {@link #toTsv()}. */
     public static LatencyResult parse(final String line) {
         final String[] f = line.split("\t");
         if (f.length != 17) {
@@ -96,11 +86,7 @@ public record LatencyResult(String mode, String topology, String impl, String st
                 Double.parseDouble(f[14]), Double.parseDouble(f[15]), Boolean.parseBoolean(f[16]));
     }
 
-    /**
-     * A short name for charts and tables, e.g. {@code slipstream/hybrid}.
-     *
-     * @return impl and wait strategy
-     */
+    /** A short name for charts and tables, e.g. {@code slipstream/hybrid}. */
     public String series() {
         return impl + "/" + strategy;
     }

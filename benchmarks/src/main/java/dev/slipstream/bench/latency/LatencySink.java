@@ -49,10 +49,6 @@ public final class LatencySink extends LatencySinkRhs implements RingLibrary.Rec
 
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(1, HIGHEST_TRACKABLE_NANOS, 3);
 
-    /** Creates a sink. */
-    public LatencySink() {
-    }
-
     /**
      * Records one event: its latency from the intended send time, and its value.
      *
@@ -68,30 +64,18 @@ public final class LatencySink extends LatencySinkRhs implements RingLibrary.Rec
         PUBLISHED.setRelease(this, ++seen);
     }
 
-    /**
-     * How many events were recorded.
-     *
-     * @return the count
-     */
+    /** How many events were recorded. */
     public long count() {
         // acquire: pairs with record(), so checksum() afterwards covers this many events
         return (long) PUBLISHED.getAcquire(this);
     }
 
-    /**
-     * The sum of every value recorded; read after {@link #count()} showed them all.
-     *
-     * @return the checksum
-     */
+    /** The sum of every value recorded; read after {@link #count()} showed them all. */
     public long checksum() {
         return sum;
     }
 
-    /**
-     * The recorder the reporter takes interval histograms from.
-     *
-     * @return the recorder
-     */
+    /** The recorder the reporter takes interval histograms from. */
     public SingleWriterRecorder recorder() {
         return recorder;
     }

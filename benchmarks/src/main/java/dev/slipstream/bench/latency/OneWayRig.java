@@ -23,18 +23,10 @@ public interface OneWayRig extends AutoCloseable {
      */
     void send(long value, long intendedNanos);
 
-    /**
-     * The recording stage.
-     *
-     * @return the sink
-     */
+    /** The recording stage. */
     LatencySink sink();
 
-    /**
-     * The stage threads, for their CPU time.
-     *
-     * @return the threads started by {@link #start()}
-     */
+    /** The stage threads, for their CPU time. */
     Thread[] stageThreads();
 
     /** Stops and joins the stage threads. */

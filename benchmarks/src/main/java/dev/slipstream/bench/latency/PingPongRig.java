@@ -23,11 +23,7 @@ public interface PingPongRig extends AutoCloseable {
      */
     long roundTrip(long value);
 
-    /**
-     * The echo thread, for its CPU time.
-     *
-     * @return the threads started by {@link #start()}
-     */
+    /** The echo thread, for its CPU time. */
     Thread[] stageThreads();
 
     /** Stops and joins the echo thread. */

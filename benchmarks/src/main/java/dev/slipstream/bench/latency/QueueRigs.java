@@ -12,43 +12,14 @@ import java.util.concurrent.BlockingQueue;
  * from a preallocated pool (large enough that none is reused while in flight).
  *
  * <pre>{@code
- * OneWayRig rig = QueueRigs.oneWay("blocking", false, 65536);
+ * OneWayRig rig = new QueueRigs.OneWay("blocking", false, 65536);
  * }</pre>
  */
 public final class QueueRigs {
     private QueueRigs() {
     }
 
-    /**
-     * A one-way rig.
-     *
-     * @param wait the wait strategy name, mapped by {@link QueueWait#of(String)}
-     * @param pipeline three stages (true) or one (false)
-     * @param capacity the capacity of each queue
-     * @return the rig, not started
-     */
-    public static OneWayRig oneWay(final String wait, final boolean pipeline, final int capacity) {
-        return new OneWay(QueueWait.of(wait), pipeline, capacity);
-    }
-
-    /**
-     * A ping-pong rig.
-     *
-     * @param wait the wait strategy name
-     * @param capacity the capacity of both queues
-     * @return the rig, not started
-     */
-    public static PingPongRig pingPong(final String wait, final int capacity) {
-        return new PingPong(QueueWait.of(wait), capacity);
-    }
-
-    private static Thread daemon(final Runnable r, final String name) {
-        final Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-    }
-
-    private static final class OneWay implements OneWayRig {
+    static final class OneWay implements OneWayRig {
         private final QueueWait mode;
         private final LatencySink sink = new LatencySink();
         private final BlockingQueue<ValueEvent> head;
@@ -57,8 +28,8 @@ public final class QueueRigs {
         private final int mask;
         private long produced;
 
-        OneWay(final QueueWait mode, final boolean pipeline, final int capacity) {
-            this.mode = mode;
+        OneWay(final String wait, final boolean pipeline, final int capacity) {
+            this.mode = QueueWait.of(wait);
             final int queues = pipeline ? 3 : 1;
             final int poolSize = Integer.highestOneBit(queues * (capacity + 2) + 8) << 1;
             pool = new ValueEvent[poolSize];
@@ -71,12 +42,12 @@ public final class QueueRigs {
                 final BlockingQueue<ValueEvent> q2 = new ArrayBlockingQueue<>(capacity);
                 final BlockingQueue<ValueEvent> q3 = new ArrayBlockingQueue<>(capacity);
                 threads = new Thread[] {
-                    daemon(() -> loop(head, q2, 1), "abq-latency-0"),
-                    daemon(() -> loop(q2, q3, 2), "abq-latency-1"),
-                    daemon(() -> loop(q3, null, 0), "abq-latency-2"),
+                    Threads.daemon(() -> loop(head, q2, 1), "abq-latency-0"),
+                    Threads.daemon(() -> loop(q2, q3, 2), "abq-latency-1"),
+                    Threads.daemon(() -> loop(q3, null, 0), "abq-latency-2"),
                 };
             } else {
-                threads = new Thread[] {daemon(() -> loop(head, null, 0), "abq-latency-0")};
+                threads = new Thread[] {Threads.daemon(() -> loop(head, null, 0), "abq-latency-0")};
             }
         }
 
@@ -139,7 +110,7 @@ public final class QueueRigs {
         }
     }
 
-    private static final class PingPong implements PingPongRig {
+    static final class PingPong implements PingPongRig {
         private final QueueWait mode;
         private final BlockingQueue<ValueEvent> ping;
         private final BlockingQueue<ValueEvent> pong;
@@ -147,14 +118,14 @@ public final class QueueRigs {
         private final ValueEvent[] pool = new ValueEvent[4];
         private long sent;
 
-        PingPong(final QueueWait mode, final int capacity) {
-            this.mode = mode;
+        PingPong(final String wait, final int capacity) {
+            this.mode = QueueWait.of(wait);
             ping = new ArrayBlockingQueue<>(capacity);
             pong = new ArrayBlockingQueue<>(capacity);
             for (int i = 0; i < pool.length; i++) {
                 pool[i] = new ValueEvent();
             }
-            echo = daemon(this::echoLoop, "abq-pingpong-0");
+            echo = Threads.daemon(this::echoLoop, "abq-pingpong-0");
         }
 
         private void echoLoop() {

@@ -33,7 +33,7 @@ public final class Rigs {
         return switch (impl) {
             case "slipstream" -> new RingRigs.OneWay<>(SlipstreamRing.INSTANCE, wait, pipeline, ringSize);
             case "lmax" -> new RingRigs.OneWay<>(LmaxRing.INSTANCE, wait, pipeline, ringSize);
-            case "abq" -> QueueRigs.oneWay(wait, pipeline, ringSize);
+            case "abq" -> new QueueRigs.OneWay(wait, pipeline, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
                     + "'; expected slipstream, lmax or abq");
         };
@@ -51,7 +51,7 @@ public final class Rigs {
         return switch (impl) {
             case "slipstream" -> new RingRigs.PingPong<>(SlipstreamRing.INSTANCE, wait, ringSize);
             case "lmax" -> new RingRigs.PingPong<>(LmaxRing.INSTANCE, wait, ringSize);
-            case "abq" -> QueueRigs.pingPong(wait, ringSize);
+            case "abq" -> new QueueRigs.PingPong(wait, ringSize);
             default -> throw new IllegalArgumentException("unknown implementation '" + impl
                     + "'; expected slipstream, lmax or abq");
         };

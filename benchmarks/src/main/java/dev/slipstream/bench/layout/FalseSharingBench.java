@@ -39,10 +39,6 @@ import java.util.concurrent.atomic.AtomicLong;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class FalseSharingBench {
-    /** Creates the benchmark (JMH does). */
-    public FalseSharingBench() {
-    }
-
     /** Two padded sequences. */
     @State(Scope.Group)
     public static class PaddedPair {
@@ -50,10 +46,6 @@ public class FalseSharingBench {
         public Sequence a;
         /** Written by thread B. */
         public Sequence b;
-
-        /** Creates the state (JMH does). */
-        public PaddedPair() {
-        }
 
         /** Allocates the two counters back to back. */
         @Setup
@@ -70,10 +62,6 @@ public class FalseSharingBench {
         public AtomicLong a;
         /** Written by thread B. */
         public AtomicLong b;
-
-        /** Creates the state (JMH does). */
-        public AtomicPair() {
-        }
 
         /** Allocates the two counters back to back. */
         @Setup
@@ -104,17 +92,9 @@ public class FalseSharingBench {
             }
         }
 
-        /** Creates the state (JMH does). */
-        public AdjacentFields() {
-        }
     }
 
-    /**
-     * Thread A of the padded pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread A of the padded pair. */
     @Benchmark
     @Group("padded")
     @GroupThreads(1)
@@ -124,12 +104,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread B of the padded pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread B of the padded pair. */
     @Benchmark
     @Group("padded")
     @GroupThreads(1)
@@ -139,12 +114,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread A of the AtomicLong pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread A of the AtomicLong pair. */
     @Benchmark
     @Group("atomicPair")
     @GroupThreads(1)
@@ -154,12 +124,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread B of the AtomicLong pair.
-     *
-     * @param s the pair
-     * @return the new value
-     */
+    /** Thread B of the AtomicLong pair. */
     @Benchmark
     @Group("atomicPair")
     @GroupThreads(1)
@@ -169,12 +134,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread A of the adjacent fields.
-     *
-     * @param s the object
-     * @return the new value
-     */
+    /** Thread A of the adjacent fields. */
     @Benchmark
     @Group("adjacentFields")
     @GroupThreads(1)
@@ -184,12 +144,7 @@ public class FalseSharingBench {
         return v;
     }
 
-    /**
-     * Thread B of the adjacent fields.
-     *
-     * @param s the object
-     * @return the new value
-     */
+    /** Thread B of the adjacent fields. */
     @Benchmark
     @Group("adjacentFields")
     @GroupThreads(1)

@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
+import java.util.stream.Collectors;
 
 /**
  * The LSCQ article's benchmark, as a plain program: T threads hammer one queue with no work in
@@ -145,10 +146,8 @@ public final class ArticleWorkloads {
                 for (int i = 0; i < runs; i++) {
                     ns[i] = run(queue, w, threads, n) / ((double) threads * n);
                 }
-                final StringBuilder each = new StringBuilder();
-                for (final double x : ns) {
-                    each.append(each.length() == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", x));
-                }
+                final String each = Arrays.stream(ns).mapToObj(x -> String.format(Locale.ROOT, "%.2f", x))
+                        .collect(Collectors.joining(","));
                 Arrays.sort(ns); // the middle run (of an even count, the upper middle one)
                 System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f runs=%s%n",
                         queue, w.title, threads, n, ns[runs / 2], each);

@@ -25,8 +25,10 @@ import org.openjdk.jmh.annotations.State;
  *   <li>{@code mixed50}, {@code mixed30}, {@code mixed70}: offer with probability 50, 30 or 70
  *       per cent, else poll, from a per-thread table of random draws computed in setup.</li>
  * </ul>
- * Slipstream queues run at their default order here (bounded: 2^16; unbounded: segments of
- * 2^12, as JCTools' xadd queue's chunks) with cache remap on; {@link QueueSweep} varies both.
+ * Slipstream queues run at their default order (bounded: 2^16; unbounded: segments of 2^12, as
+ * JCTools' xadd queue's chunks) with cache remap on, unless {@code order} and {@code remap} say
+ * otherwise: the sweep of both is
+ * {@code QueueShapesTwoThreads.(pair|mixed50|dequeueOnlyEmpty) -p impl=ScqQueue,LscqQueue -p order=8,12,16 -p remap=true,false}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -36,11 +38,18 @@ public abstract class QueueShapes {
             "ConcurrentLinkedQueue", "LinkedBlockingQueue", "ArrayBlockingQueue"})
     public String impl;
 
+    /** log2 of the capacity (bounded) or segment size (unbounded); 0: the queue's default. */
+    @Param({"0"})
+    public int order;
+
+    @Param({"true"})
+    public boolean remap;
+
     Queue<Integer> queue;
 
     @Setup(Level.Trial)
     public void createQueue() {
-        queue = Queues.create(impl, Queues.defaultOrder(impl), true);
+        queue = Queues.create(impl, order == 0 ? Queues.defaultOrder(impl) : order, remap);
     }
 
     @Benchmark

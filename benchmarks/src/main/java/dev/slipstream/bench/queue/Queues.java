@@ -27,26 +27,17 @@ final class Queues {
     }
 
     static Queue<Integer> create(final String impl, final int order, final boolean remap) {
-        switch (impl) {
-            case "ScqQueue":
-                return new ScqQueue<>(1 << order, remap);
-            case "LscqQueue":
-                return new LscqQueue<>(1 << order, remap);
-            case "LprqQueue":
-                return new LprqQueue<>(1 << order);
-            case "MpmcArrayQueue":
-                return new MpmcArrayQueue<>(CAPACITY);
-            case "MpmcUnboundedXaddArrayQueue":
-                return new MpmcUnboundedXaddArrayQueue<>(SEGMENT);
-            case "ConcurrentLinkedQueue":
-                return new ConcurrentLinkedQueue<>();
-            case "LinkedBlockingQueue":
-                return new LinkedBlockingQueue<>();
-            case "ArrayBlockingQueue":
-                return new ArrayBlockingQueue<>(CAPACITY);
-            default:
-                throw new IllegalArgumentException("unknown queue implementation: " + impl);
-        }
+        return switch (impl) {
+            case "ScqQueue" -> new ScqQueue<>(1 << order, remap);
+            case "LscqQueue" -> new LscqQueue<>(1 << order, remap);
+            case "LprqQueue" -> new LprqQueue<>(1 << order);
+            case "MpmcArrayQueue" -> new MpmcArrayQueue<>(CAPACITY);
+            case "MpmcUnboundedXaddArrayQueue" -> new MpmcUnboundedXaddArrayQueue<>(SEGMENT);
+            case "ConcurrentLinkedQueue" -> new ConcurrentLinkedQueue<>();
+            case "LinkedBlockingQueue" -> new LinkedBlockingQueue<>();
+            case "ArrayBlockingQueue" -> new ArrayBlockingQueue<>(CAPACITY);
+            default -> throw new IllegalArgumentException("unknown queue implementation: " + impl);
+        };
     }
 
     /** The default order of the Slipstream queue of this name in the comparison. */

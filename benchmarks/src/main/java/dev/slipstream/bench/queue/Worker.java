@@ -58,11 +58,7 @@ public class Worker {
         }
     }
 
-    /**
-     * One operation of a mixed shape: offers or polls as the table's next entry says.
-     *
-     * @return TRUE or FALSE for an offer that succeeded or not, else what the poll returned
-     */
+    /** One operation of a mixed shape: offers or polls as the table's next entry says. */
     Object mixed(final Queue<Integer> q, final boolean[] table) {
         if (next(table)) {
             if (q.offer(element)) {

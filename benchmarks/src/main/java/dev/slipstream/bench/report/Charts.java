@@ -22,7 +22,7 @@ import java.util.Map;
  * PNG charts of the results, drawn with XChart (headless).
  *
  * <pre>{@code
- * Charts.bars(Path.of("ratios.png"), "Slipstream / LMAX", "ratio", categories, series, false);
+ * Charts.bars(Path.of("ratios.png"), "Slipstream / LMAX", "ratio", categories, series, null, false);
  * Charts.percentiles(Path.of("latency.png"), "one-way unicast, 100k/s", histograms);
  * }</pre>
  */
@@ -37,34 +37,7 @@ public final class Charts {
     private Charts() {
     }
 
-    /**
-     * A grouped bar chart.
-     *
-     * @param file the PNG to write
-     * @param title the title
-     * @param yTitle the y axis title
-     * @param categories the x categories
-     * @param series name to values (one per category; NaN for a missing value)
-     * @param logY whether the y axis is logarithmic
-     * @throws IOException if the file cannot be written
-     */
-    public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
-                            final Map<String, List<Double>> series, final boolean logY) throws IOException {
-        bars(file, title, yTitle, categories, series, null, logY);
-    }
-
-    /**
-     * A grouped bar chart with an error bar on each bar.
-     *
-     * @param file the PNG to write
-     * @param title the title
-     * @param yTitle the y axis title
-     * @param categories the x categories
-     * @param series name to values (one per category; NaN for a missing value)
-     * @param errors name to the half-length of each bar's error bar (NaN: none), or null for none
-     * @param logY whether the y axis is logarithmic
-     * @throws IOException if the file cannot be written
-     */
+    /** A grouped bar chart, with an error bar on each bar unless {@code errors} is null. */
     public static void bars(final Path file, final String title, final String yTitle, final List<String> categories,
                             final Map<String, List<Double>> series, final Map<String, List<Double>> errors,
                             final boolean logY) throws IOException {
@@ -164,32 +137,7 @@ public final class Charts {
         return String.format(Locale.ROOT, "%." + decimals + "f%%", p);
     }
 
-    /**
-     * A scatter of one point per configuration, e.g. p99 latency against CPU used.
-     *
-     * @param file the PNG to write
-     * @param title the title
-     * @param xTitle x axis title
-     * @param yTitle y axis title
-     * @param points name to {x, y}
-     * @throws IOException if the file cannot be written
-     */
-    public static void scatter(final Path file, final String title, final String xTitle, final String yTitle,
-                               final Map<String, double[]> points) throws IOException {
-        scatter(file, title, xTitle, yTitle, points, false);
-    }
-
-    /**
-     * A scatter chart with one named point per series, y on a log scale.
-     *
-     * @param file the PNG to write
-     * @param title chart title
-     * @param xTitle x-axis title
-     * @param yTitle y-axis title
-     * @param points name to {x, y}
-     * @param logX whether x is on a log scale too (for values spanning decades)
-     * @throws IOException if the file cannot be written
-     */
+    /** A scatter of one named point per configuration (e.g. p99 latency against CPU used), y on a log scale. */
     public static void scatter(final Path file, final String title, final String xTitle, final String yTitle,
                                final Map<String, double[]> points, final boolean logX) throws IOException {
         // tall enough for a legend line per point

@@ -21,11 +21,7 @@ import java.util.List;
  * @param javaHome where the JVM lives
  */
 public record Machine(String cpu, int cores, String os, String jdk, String vm, String javaHome) {
-    /**
-     * Describes this machine and JVM.
-     *
-     * @return the description
-     */
+    /** Describes this machine and JVM. */
     public static Machine describe() {
         String cpu = "unknown";
         try {
@@ -47,11 +43,7 @@ public record Machine(String cpu, int cores, String os, String jdk, String vm, S
                 System.getProperty("java.home"));
     }
 
-    /**
-     * The feature version of the JVM, e.g. 17 or 25.
-     *
-     * @return the feature release number
-     */
+    /** The feature version of the JVM, e.g. 17 or 25. */
     public static int jdkFeature() {
         return Runtime.version().feature();
     }

@@ -63,15 +63,7 @@ public final class ResultsMarkdown {
         /** The unit of the primary score. */
         public String unit = "";
 
-        /** Creates an empty record. */
-        public Scores() {
-        }
-
-        /**
-         * Adds the forks of one JMH result.
-         *
-         * @param rr the result
-         */
+        /** Adds the forks of one JMH result. */
         public void add(final RunResult rr) {
             for (var br : rr.getBenchmarkResults()) {
                 // a producer/consumer group's primary score counts every call, empty polls too:
@@ -118,9 +110,6 @@ public final class ResultsMarkdown {
         /** How long the run took. */
         public double elapsedMinutes;
 
-        /** Creates an empty record. */
-        public Data() {
-        }
     }
 
     /**
@@ -139,13 +128,7 @@ public final class ResultsMarkdown {
         this.img = docs.resolve("img").resolve(stem);
     }
 
-    /**
-     * Writes the Markdown, the charts and a copy of the .hlog files.
-     *
-     * @param d the run's data
-     * @return the Markdown file
-     * @throws IOException if a file cannot be written
-     */
+    /** Writes the Markdown, the charts and a copy of the .hlog files. */
     public Path write(final Data d) throws IOException {
         Files.createDirectories(img);
         final StringBuilder md = new StringBuilder();
@@ -299,7 +282,7 @@ public final class ResultsMarkdown {
         Charts.bars(img.resolve("throughput-vs-abq.png"), "Throughput ratio Slipstream / ArrayBlockingQueue"
                 + " (bars: 95% confidence interval)", "ratio", cats, ratioAbq, errorAbq, false);
         Charts.bars(img.resolve("throughput-absolute.png"), "Throughput (median of forks; this machine only)",
-                "million events / s", cats, absolute, true);
+                "million events / s", cats, absolute, null, true);
         md.append("\n![Slipstream / LMAX](").append(rel("throughput-vs-lmax.png")).append(")\n\n");
         md.append("![Slipstream / ABQ](").append(rel("throughput-vs-abq.png")).append(")\n\n");
         md.append("![absolute throughput](").append(rel("throughput-absolute.png")).append(")\n\n");
@@ -448,7 +431,7 @@ public final class ResultsMarkdown {
         if (!points.isEmpty()) {
             Charts.scatter(img.resolve("latency-vs-cpu-unicast-100000.png"),
                     "one-way unicast at 100k/s: p99 latency against consumer CPU", "consumer cores used",
-                    "p99 (us)", points);
+                    "p99 (us)", points, false);
             md.append("![p99 against CPU](").append(rel("latency-vs-cpu-unicast-100000.png")).append(")\n\n");
         }
         md.append(".hlog files (one interval histogram per second, values in ns): [hlog/").append(stem)

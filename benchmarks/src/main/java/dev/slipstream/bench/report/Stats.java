@@ -22,13 +22,7 @@ public final class Stats {
     private Stats() {
     }
 
-    /**
-     * The median.
-     *
-     * @param values at least one value
-     * @return the median (mean of the two middle values for an even count)
-     * @throws IllegalArgumentException if empty
-     */
+    /** The median. */
     public static double median(final List<Double> values) {
         if (values.isEmpty()) {
             throw new IllegalArgumentException("median of no values");

@@ -41,16 +41,7 @@ public final class BatchCount extends BatchCountRhsPadding {
 
     private final long[] bySizeClass = new long[SIZE_CLASSES + 2 * ARRAY_PAD];
 
-    /** Creates zeroed counters. */
-    public BatchCount() {
-    }
-
-    /**
-     * Counts a batch when {@code endOfBatch} is set. Stage thread only.
-     *
-     * @param sequence the event's ring sequence
-     * @param endOfBatch the handler's end-of-batch flag
-     */
+    /** Counts a batch when {@code endOfBatch} is set. Stage thread only. */
     public void endOfBatch(final long sequence, final boolean endOfBatch) {
         if (endOfBatch) {
             final long size = sequence - lastEnd;
@@ -60,31 +51,16 @@ public final class BatchCount extends BatchCountRhsPadding {
         }
     }
 
-    /**
-     * A copy of the counters; read it only once the stage has handed on the events it counted.
-     *
-     * @return the copy
-     */
+    /** A copy of the counters; read it only once the stage has handed on the events it counted. */
     public Snapshot snapshot() {
         final long[] classes = new long[SIZE_CLASSES];
         System.arraycopy(bySizeClass, ARRAY_PAD, classes, 0, SIZE_CLASSES);
         return new Snapshot(lastEnd + 1L, batches, classes);
     }
 
-    /**
-     * Counters at one moment, and their differences.
-     *
-     * @param events events counted (sequence of the last batch end, plus one)
-     * @param batches batches counted
-     * @param bySizeClass batches per size class
-     */
+    /** Counters at one moment, and their differences. */
     public record Snapshot(long events, long batches, long[] bySizeClass) {
-        /**
-         * The counts since {@code earlier}.
-         *
-         * @param earlier an earlier snapshot of the same counters
-         * @return the difference
-         */
+        /** The counts since {@code earlier}. */
         public Snapshot minus(final Snapshot earlier) {
             final long[] classes = new long[SIZE_CLASSES];
             for (int k = 0; k < SIZE_CLASSES; k++) {
@@ -93,11 +69,7 @@ public final class BatchCount extends BatchCountRhsPadding {
             return new Snapshot(events - earlier.events, batches - earlier.batches, classes);
         }
 
-        /**
-         * Events per batch.
-         *
-         * @return the mean batch size, or 0 without batches
-         */
+        /** Events per batch. */
         public double meanBatch() {
             return batches == 0 ? 0.0 : events / (double) batches;
         }

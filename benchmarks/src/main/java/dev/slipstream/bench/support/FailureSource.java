@@ -9,10 +9,6 @@ package dev.slipstream.bench.support;
  */
 @FunctionalInterface
 public interface FailureSource {
-    /**
-     * The first failure of a helper thread.
-     *
-     * @return the failure, or null while every thread is healthy
-     */
+    /** The first failure of a helper thread. */
     Throwable failure();
 }

@@ -51,38 +51,20 @@ public final class Sink extends SinkRhsPadding {
 
     private final long[] lastByProducer;
 
-    /** Creates a sink that does not check per-producer order. */
-    public Sink() {
-        this(0);
-    }
-
-    /**
-     * Creates a sink that also checks that each producer's values arrive in increasing order.
-     *
-     * @param producers how many producers tag their events (0 for none)
-     */
+    /** Creates a sink that also checks that each producer's values arrive in increasing order. */
     public Sink(final int producers) {
         lastByProducer = new long[Math.max(producers, 1)];
         java.util.Arrays.fill(lastByProducer, Long.MIN_VALUE);
     }
 
-    /**
-     * Adds one value to the checksum and publishes the new count. Stage thread only.
-     *
-     * @param x the value
-     */
+    /** Adds one value to the checksum and publishes the new count. Stage thread only. */
     public void add(final long x) {
         sum += x;
         // release: publishes the checksum written just above to the benchmark thread
         PUBLISHED.setRelease(this, ++seen);
     }
 
-    /**
-     * As {@link #add(long)}, and checks that {@code producer}'s values increase.
-     *
-     * @param producer the producer that wrote the value
-     * @param x the value
-     */
+    /** As {@link #add(long)}, and checks that {@code producer}'s values increase. */
     public void addOrdered(final int producer, final long x) {
         final long[] last = lastByProducer;
         if (x <= last[producer]) {
@@ -92,11 +74,7 @@ public final class Sink extends SinkRhsPadding {
         add(x);
     }
 
-    /**
-     * The count, as last published.
-     *
-     * @return events seen
-     */
+    /** The count, as last published. */
     public long count() {
         // acquire: pairs with the release in add(), so sum() afterwards is at least this fresh
         return (long) PUBLISHED.getAcquire(this);
@@ -112,11 +90,7 @@ public final class Sink extends SinkRhsPadding {
         return sum;
     }
 
-    /**
-     * How many values arrived out of order for their producer; read after {@link #await}.
-     *
-     * @return the number of order violations seen so far
-     */
+    /** How many values arrived out of order for their producer; read after {@link #await}. */
     public long orderErrors() {
         return orderErrors;
     }

@@ -25,18 +25,26 @@ public final class Threads {
      * @param name its name
      */
     public static void startDaemon(final List<Thread> threads, final Runnable body, final String name) {
-        final Thread t = new Thread(body, name);
-        t.setDaemon(true);
+        final Thread t = daemon(body, name);
         threads.add(t);
         t.start();
     }
 
-    /**
-     * Joins threads, failing loudly if one does not stop within 10 s.
-     *
-     * @param threads the threads
-     * @throws IllegalStateException naming a thread that is still alive
-     */
+    /** A daemon thread, not started. */
+    public static Thread daemon(final Runnable body, final String name) {
+        final Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** A daemon thread with the JVM's default name, not started: the libraries' thread factories. */
+    public static Thread daemon(final Runnable body) {
+        final Thread t = new Thread(body);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Joins threads, failing loudly if one does not stop within 10 s. */
     public static void joinAll(final Thread... threads) {
         for (Thread t : threads) {
             try {

@@ -25,20 +25,4 @@ public final class ValueEvent {
     /** Which producer wrote the event (sequencer topology). */
     public int producer;
 
-    /** Creates an empty event; rings preallocate these. */
-    public ValueEvent() {
-    }
-
-    /**
-     * Copies every field of {@code other} into this event.
-     *
-     * @param other the source
-     */
-    public void copyFrom(final ValueEvent other) {
-        value = other.value;
-        a = other.a;
-        b = other.b;
-        intendedNanos = other.intendedNanos;
-        producer = other.producer;
-    }
 }

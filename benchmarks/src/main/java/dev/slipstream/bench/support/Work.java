@@ -9,7 +9,7 @@ package dev.slipstream.bench.support;
  * come out short, so an ordering bug cannot hide behind a matching count.
  *
  * <pre>{@code
- * long expected = Work.pipelineChecksum(firstValue, n);
+ * long expected = Work.pipelineChecksum(Work.sumOfRange(firstValue, n), n);
  * Work.check("pipeline", 0, expected, observed);   // throws on mismatch
  * }</pre>
  */
@@ -27,12 +27,7 @@ public final class Work {
         return value + 7;
     }
 
-    /**
-     * Pipeline stage B.
-     *
-     * @param a what A wrote
-     * @return what B writes into {@code b}
-     */
+    /** Pipeline stage B. */
     public static long pipelineB(final long a) {
         return a * 3;
     }
@@ -57,37 +52,19 @@ public final class Work {
         return value + 3;
     }
 
-    /**
-     * The sum of {@code first .. first + n - 1} (mod 2^64, like the stages' running sums).
-     *
-     * @param first the first value
-     * @param n how many consecutive values
-     * @return their sum
-     */
+    /** The sum of {@code first .. first + n - 1} (mod 2^64, like the stages' running sums). */
     public static long sumOfRange(final long first, final long n) {
         return n * first + n * (n - 1) / 2;
     }
 
-    /**
-     * What the last pipeline stage sums over a batch: {@code sum(3 * (v + 7))}.
-     *
-     * @param first the first value of the batch
-     * @param n the batch size
-     * @return the expected checksum
-     */
-    public static long pipelineChecksum(final long first, final long n) {
-        return 3 * sumOfRange(first, n) + 21 * n;
+    /** What the last pipeline stage sums over {@code n} events whose values sum to {@code values}: {@code sum(3 * (v + 7))}. */
+    public static long pipelineChecksum(final long values, final long n) {
+        return 3 * values + 21 * n;
     }
 
-    /**
-     * What the diamond's join stage sums over a batch: {@code sum(2v + v + 3)}.
-     *
-     * @param first the first value of the batch
-     * @param n the batch size
-     * @return the expected checksum
-     */
-    public static long diamondChecksum(final long first, final long n) {
-        return 3 * sumOfRange(first, n) + 3 * n;
+    /** What the diamond's join stage sums over {@code n} events whose values sum to {@code values}: {@code sum(2v + v + 3)}. */
+    public static long diamondChecksum(final long values, final long n) {
+        return 3 * values + 3 * n;
     }
 
     /**

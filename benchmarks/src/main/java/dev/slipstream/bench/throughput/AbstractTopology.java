@@ -129,9 +129,9 @@ public abstract class AbstractTopology implements Topology, FailureSource {
         }
         target += n;
         if (shape == Shape.PIPELINE) {
-            expected = 3 * expected + 21L * n;
+            expected = Work.pipelineChecksum(expected, n);
         } else if (shape == Shape.DIAMOND) {
-            expected = 3 * expected + 3L * n;
+            expected = Work.diamondChecksum(expected, n);
         }
         for (int i = 0; i < sinks.length; i++) {
             sinks[i].await(target, label, this);

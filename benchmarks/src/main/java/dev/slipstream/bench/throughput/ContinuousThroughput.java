@@ -5,6 +5,7 @@ import dev.slipstream.bench.support.BatchCount;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Throughput of a continuous stream, the Disruptor paper's method: the producers publish events
@@ -146,11 +147,8 @@ public final class ContinuousThroughput {
     }
 
     private static String joinRates(final double[] rates) {
-        final StringBuilder out = new StringBuilder();
-        for (double r : rates) {
-            out.append(out.length() == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", r / 1e6));
-        }
-        return out.toString();
+        return Arrays.stream(rates).mapToObj(r -> String.format(Locale.ROOT, "%.2f", r / 1e6))
+                .collect(Collectors.joining(","));
     }
 
     /** Bytes allocated so far by every live thread of this JVM. */

@@ -1,6 +1,7 @@
 package dev.slipstream.bench.throughput;
 
 import dev.slipstream.bench.ring.SlipstreamRing;
+import dev.slipstream.bench.support.Threads;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.SlipWaits;
 import dev.slipstream.processor.EventHandler;
@@ -31,13 +32,7 @@ public final class DslTopology extends AbstractTopology {
     private final Slipstream<ValueEvent> pipeline;
     private final RingBuffer<ValueEvent> ring;
 
-    /**
-     * Builds the pipeline; no thread runs until {@link #start()}.
-     *
-     * @param shape the topology
-     * @param wait the wait strategy name (see {@link SlipWaits})
-     * @param ringSize the ring size, a power of two
-     */
+    /** Builds the pipeline; no thread runs until {@link #start()}. */
     public DslTopology(final Shape shape, final String wait, final int ringSize) {
         super(shape, "slipstream-dsl");
         final Slipstream.Builder<ValueEvent> builder = Slipstream.builder(ValueEvent::new);
@@ -50,11 +45,7 @@ public final class DslTopology extends AbstractTopology {
                 .ringSize(ringSize)
                 .producers(shape.producers() > 1 ? ProducerType.MULTI : ProducerType.SINGLE)
                 .waitStrategy(SlipWaits.create(wait))
-                .threadFactory(r -> {
-                    final Thread t = new Thread(r);
-                    t.setDaemon(true);
-                    return t;
-                })
+                .threadFactory(Threads::daemon)
                 .build();
         final List<EventHandler<ValueEvent>> stages = StageHandlers.slipstream(shape, stageCounts, sinks);
         switch (shape) {

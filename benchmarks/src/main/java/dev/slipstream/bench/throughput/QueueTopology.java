@@ -32,13 +32,7 @@ public final class QueueTopology extends AbstractTopology {
     private final int poolMask;
     private final BlockingQueue<ValueEvent>[] heads;
 
-    /**
-     * Wires the queues and stages; no thread runs until {@link #start()}.
-     *
-     * @param shape the topology
-     * @param wait the wait strategy name, mapped by {@link QueueWait#of(String)}
-     * @param capacity the capacity of every queue
-     */
+    /** Wires the queues and stages; no thread runs until {@link #start()}. */
     @SuppressWarnings("unchecked")
     public QueueTopology(final Shape shape, final String wait, final int capacity) {
         super(shape, "abq");
@@ -56,45 +50,93 @@ public final class QueueTopology extends AbstractTopology {
                 pool[i] = new ValueEvent();
             }
         }
+        final QueueWait m = mode;
         switch (shape) {
-            case UNICAST -> {
+            case UNICAST, SEQUENCER -> {
                 final BlockingQueue<ValueEvent> q = queue(capacity);
+                final Sink sink = sinks[0];
                 heads = new BlockingQueue[] {q};
-                stages.add(new SinkStage(mode, q, sinks[0], false));
-            }
-            case SEQUENCER -> {
-                final BlockingQueue<ValueEvent> q = queue(capacity);
-                heads = new BlockingQueue[] {q};
-                stages.add(new SinkStage(mode, q, sinks[0], true));
+                if (shape == Shape.SEQUENCER) {
+                    stages.add(loop(() -> {
+                        final ValueEvent e = m.take(q);
+                        sink.addOrdered(e.producer, e.value);
+                    }));
+                } else {
+                    stages.add(loop(() -> sink.add(m.take(q).value)));
+                }
             }
             case MULTICAST -> {
                 heads = new BlockingQueue[3];
                 for (int i = 0; i < 3; i++) {
-                    heads[i] = queue(capacity);
-                    stages.add(new SinkStage(mode, heads[i], sinks[i], false));
+                    final BlockingQueue<ValueEvent> q = queue(capacity);
+                    final Sink sink = sinks[i];
+                    heads[i] = q;
+                    stages.add(loop(() -> sink.add(m.take(q).value)));
                 }
             }
             case PIPELINE -> {
                 final BlockingQueue<ValueEvent> q1 = queue(capacity);
                 final BlockingQueue<ValueEvent> q2 = queue(capacity);
                 final BlockingQueue<ValueEvent> q3 = queue(capacity);
+                final Sink sink = sinks[0];
                 heads = new BlockingQueue[] {q1};
-                stages.add(new PipelineStage(mode, q1, q2, true));
-                stages.add(new PipelineStage(mode, q2, q3, false));
-                stages.add(new PipelineSink(mode, q3, sinks[0]));
+                stages.add(loop(() -> {
+                    final ValueEvent e = m.take(q1);
+                    e.a = Work.pipelineA(e.value);
+                    m.put(q2, e);
+                }));
+                stages.add(loop(() -> {
+                    final ValueEvent e = m.take(q2);
+                    e.b = Work.pipelineB(e.a);
+                    m.put(q3, e);
+                }));
+                stages.add(loop(() -> sink.add(m.take(q3).b)));
             }
             case DIAMOND -> {
                 final BlockingQueue<ValueEvent> qa = queue(capacity);
                 final BlockingQueue<ValueEvent> qb = queue(capacity);
                 final BlockingQueue<ValueEvent> qac = queue(capacity);
                 final BlockingQueue<ValueEvent> qbc = queue(capacity);
+                final Sink sink = sinks[0];
                 heads = new BlockingQueue[] {qa, qb};
-                stages.add(new DiamondStage(mode, qa, qac, true));
-                stages.add(new DiamondStage(mode, qb, qbc, false));
-                stages.add(new DiamondJoin(mode, qac, qbc, sinks[0]));
+                stages.add(loop(() -> {
+                    final ValueEvent e = m.take(qa);
+                    e.a = Work.diamondA(e.value);
+                    m.put(qac, e);
+                }));
+                stages.add(loop(() -> {
+                    final ValueEvent e = m.take(qb);
+                    e.b = Work.diamondB(e.value);
+                    m.put(qbc, e);
+                }));
+                // one event from each branch, which FIFO order makes the same event; if not, the sum comes out wrong
+                stages.add(loop(() -> {
+                    final ValueEvent a = m.take(qac);
+                    final ValueEvent b = m.take(qbc);
+                    sink.add(a.a + (a == b ? b.b : Long.MIN_VALUE));
+                }));
             }
             default -> throw new IllegalArgumentException("unknown shape " + shape);
         }
+    }
+
+    /** One event through a stage. */
+    @FunctionalInterface
+    private interface Step {
+        void step() throws InterruptedException;
+    }
+
+    /** A stage loop: steps until interrupted. */
+    private static Runnable loop(final Step step) {
+        return () -> {
+            try {
+                while (true) {
+                    step.step();
+                }
+            } catch (InterruptedException e) {
+                // stop requested
+            }
+        };
     }
 
     private static BlockingQueue<ValueEvent> queue(final int capacity) {
@@ -135,143 +177,5 @@ public final class QueueTopology extends AbstractTopology {
             t.interrupt();
         }
         Threads.joinAll(threads.toArray(new Thread[0]));
-    }
-
-    /** A stage loop: takes until interrupted. */
-    abstract static class Stage implements Runnable {
-        final QueueWait mode;
-
-        Stage(final QueueWait mode) {
-            this.mode = mode;
-        }
-
-        abstract void step() throws InterruptedException;
-
-        @Override
-        public final void run() {
-            try {
-                while (true) {
-                    step();
-                }
-            } catch (InterruptedException e) {
-                // stop requested
-            }
-        }
-    }
-
-    /** Last stage of unicast, multicast and sequencer. */
-    static final class SinkStage extends Stage {
-        private final BlockingQueue<ValueEvent> in;
-        private final Sink sink;
-        private final boolean ordered;
-
-        SinkStage(final QueueWait mode, final BlockingQueue<ValueEvent> in, final Sink sink, final boolean ordered) {
-            super(mode);
-            this.in = in;
-            this.sink = sink;
-            this.ordered = ordered;
-        }
-
-        @Override
-        void step() throws InterruptedException {
-            final ValueEvent e = mode.take(in);
-            if (ordered) {
-                sink.addOrdered(e.producer, e.value);
-            } else {
-                sink.add(e.value);
-            }
-        }
-    }
-
-    /** Pipeline stage A or B. */
-    static final class PipelineStage extends Stage {
-        private final BlockingQueue<ValueEvent> in;
-        private final BlockingQueue<ValueEvent> out;
-        private final boolean first;
-
-        PipelineStage(final QueueWait mode, final BlockingQueue<ValueEvent> in, final BlockingQueue<ValueEvent> out,
-                      final boolean first) {
-            super(mode);
-            this.in = in;
-            this.out = out;
-            this.first = first;
-        }
-
-        @Override
-        void step() throws InterruptedException {
-            final ValueEvent e = mode.take(in);
-            if (first) {
-                e.a = Work.pipelineA(e.value);
-            } else {
-                e.b = Work.pipelineB(e.a);
-            }
-            mode.put(out, e);
-        }
-    }
-
-    /** Pipeline stage C. */
-    static final class PipelineSink extends Stage {
-        private final BlockingQueue<ValueEvent> in;
-        private final Sink sink;
-
-        PipelineSink(final QueueWait mode, final BlockingQueue<ValueEvent> in, final Sink sink) {
-            super(mode);
-            this.in = in;
-            this.sink = sink;
-        }
-
-        @Override
-        void step() throws InterruptedException {
-            sink.add(mode.take(in).b);
-        }
-    }
-
-    /** Diamond stage A or B. */
-    static final class DiamondStage extends Stage {
-        private final BlockingQueue<ValueEvent> in;
-        private final BlockingQueue<ValueEvent> out;
-        private final boolean isA;
-
-        DiamondStage(final QueueWait mode, final BlockingQueue<ValueEvent> in, final BlockingQueue<ValueEvent> out,
-                     final boolean isA) {
-            super(mode);
-            this.in = in;
-            this.out = out;
-            this.isA = isA;
-        }
-
-        @Override
-        void step() throws InterruptedException {
-            final ValueEvent e = mode.take(in);
-            if (isA) {
-                e.a = Work.diamondA(e.value);
-            } else {
-                e.b = Work.diamondB(e.value);
-            }
-            mode.put(out, e);
-        }
-    }
-
-    /** Diamond join: one event from each branch, which FIFO order makes the same event. */
-    static final class DiamondJoin extends Stage {
-        private final BlockingQueue<ValueEvent> fromA;
-        private final BlockingQueue<ValueEvent> fromB;
-        private final Sink sink;
-
-        DiamondJoin(final QueueWait mode, final BlockingQueue<ValueEvent> fromA, final BlockingQueue<ValueEvent> fromB,
-                    final Sink sink) {
-            super(mode);
-            this.fromA = fromA;
-            this.fromB = fromB;
-            this.sink = sink;
-        }
-
-        @Override
-        void step() throws InterruptedException {
-            final ValueEvent a = mode.take(fromA);
-            final ValueEvent b = mode.take(fromB);
-            // the same event from both branches; if not, the sum comes out wrong
-            sink.add(a.a + (a == b ? b.b : Long.MIN_VALUE));
-        }
     }
 }

@@ -27,20 +27,12 @@ public enum Shape {
         this.consumers = consumers;
     }
 
-    /**
-     * How many threads publish.
-     *
-     * @return producer threads
-     */
+    /** How many threads publish. */
     public int producers() {
         return producers;
     }
 
-    /**
-     * How many consumer threads the topology runs.
-     *
-     * @return consumer threads
-     */
+    /** How many consumer threads the topology runs. */
     public int consumers() {
         return consumers;
     }
@@ -59,11 +51,7 @@ public enum Shape {
         };
     }
 
-    /**
-     * Lower-case name, as used in params and reports.
-     *
-     * @return the name
-     */
+    /** Lower-case name, as used in params and reports. */
     public String id() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

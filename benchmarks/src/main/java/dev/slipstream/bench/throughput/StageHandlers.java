@@ -21,7 +21,7 @@ import java.util.List;
  *
  * <pre>{@code
  * BatchCount[] counts = {new BatchCount()};
- * Sink[] sinks = {new Sink()};
+ * Sink[] sinks = {new Sink(1)};
  * pipeline.handleEventsWith(StageHandlers.slipstream(Shape.UNICAST, counts, sinks).get(0));   // Slipstream
  * lmaxBuilder.build(ring, barrier, StageHandlers.lmax(Shape.UNICAST, counts, sinks).get(0));   // LMAX
  * }</pre>
@@ -30,14 +30,7 @@ public final class StageHandlers {
     private StageHandlers() {
     }
 
-    /**
-     * Slipstream's handlers of a shape's stages, in the order of {@link Shape#stageNames()}.
-     *
-     * @param shape the topology
-     * @param counts one counter per stage
-     * @param sinks the last stages' sinks
-     * @return the handlers
-     */
+    /** Slipstream's handlers of a shape's stages, in the order of {@link Shape#stageNames()}. */
     static List<EventHandler<ValueEvent>> slipstream(final Shape shape, final BatchCount[] counts, final Sink[] sinks) {
         return switch (shape) {
             case UNICAST -> List.of(slipstreamSink(counts[0], sinks[0]));

@@ -36,10 +36,6 @@ public abstract class TopologyBenchmark {
     /** The running topology, from {@link #setUp} to {@link #tearDown}. */
     protected Topology topology;
 
-    /** Creates the benchmark state (JMH does, for a subclass). */
-    protected TopologyBenchmark() {
-    }
-
     /** @return the topology to run, wired and not started */
     protected abstract Topology create();
 

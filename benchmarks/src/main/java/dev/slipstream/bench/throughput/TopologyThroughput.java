@@ -40,10 +40,6 @@ public class TopologyThroughput extends TopologyBenchmark {
     @Param({"65536"})
     public int ringSize;
 
-    /** Creates the benchmark state (JMH does). */
-    public TopologyThroughput() {
-    }
-
     @Override
     protected Topology create() {
         return Topologies.create(Shape.valueOf(shape.toUpperCase(Locale.ROOT)), impl, wait, ringSize);

@@ -31,10 +31,6 @@ public class UnicastThroughput extends TopologyBenchmark {
     @Param({"65536"})
     public int ringSize;
 
-    /** Creates the benchmark state (JMH does). */
-    public UnicastThroughput() {
-    }
-
     @Override
     protected Topology create() {
         return Topologies.create(Shape.UNICAST, impl, wait, ringSize);

@@ -1,5 +1,7 @@
 package dev.slipstream.bench.workpool;
 
+import dev.slipstream.bench.support.CommandLine;
+import dev.slipstream.bench.support.Threads;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.sequence.WaitStrategy;
@@ -17,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -73,29 +76,23 @@ public final class WorkPoolBenchmark {
 
         static Options parse(final String[] args) {
             final Options o = new Options();
-            for (int i = 0; i < args.length; i += 2) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException("option " + args[i] + " needs a value");
-                }
-                final String value = args[i + 1];
-                switch (args[i]) {
-                    case "--workers" -> o.workers = Integer.parseInt(value);
-                    case "--events" -> o.events = Long.parseLong(value);
-                    case "--paced-events" -> o.pacedEvents = Long.parseLong(value);
-                    case "--paced-rate" -> o.pacedRate = Long.parseLong(value);
-                    case "--repetitions" -> o.repetitions = Integer.parseInt(value);
-                    case "--warmups" -> o.warmups = Integer.parseInt(value);
-                    case "--work-rounds" -> o.workRounds = Integer.parseInt(value);
-                    case "--ring-size" -> o.ringSize = Integer.parseInt(value);
-                    case "--batch-size" -> o.batchSize = Integer.parseInt(value);
-                    case "--wait" -> o.waitStrategy = value;
-                    case "--peers" -> o.peers = List.of(value.split(","));
-                    case "--shapes" -> o.shapes = List.of(value.split(","));
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; known: --workers --events --paced-events --paced-rate --repetitions --warmups"
-                            + " --work-rounds --ring-size --batch-size --wait --peers --shapes");
-                }
-            }
+            CommandLine.parse(args, Set.of("workers", "events", "paced-events", "paced-rate", "repetitions", "warmups",
+                    "work-rounds", "ring-size", "batch-size", "wait", "peers", "shapes")).forEach((name, value) -> {
+                        switch (name) {
+                            case "workers" -> o.workers = Integer.parseInt(value);
+                            case "events" -> o.events = Long.parseLong(value);
+                            case "paced-events" -> o.pacedEvents = Long.parseLong(value);
+                            case "paced-rate" -> o.pacedRate = Long.parseLong(value);
+                            case "repetitions" -> o.repetitions = Integer.parseInt(value);
+                            case "warmups" -> o.warmups = Integer.parseInt(value);
+                            case "work-rounds" -> o.workRounds = Integer.parseInt(value);
+                            case "ring-size" -> o.ringSize = Integer.parseInt(value);
+                            case "batch-size" -> o.batchSize = Integer.parseInt(value);
+                            case "wait" -> o.waitStrategy = value;
+                            case "peers" -> o.peers = List.of(value.split(","));
+                            default -> o.shapes = List.of(value.split(","));
+                        }
+                    });
             return o;
         }
 
@@ -157,11 +154,7 @@ public final class WorkPoolBenchmark {
     static Pool ringPool(final Options o, final String name, final WakePolicy policy) {
         final Slipstream<Job> pipeline = Slipstream.builder(Job::new).name(name).ringSize(o.ringSize)
                 .producers(ProducerType.SINGLE).waitStrategy(o.newWaitStrategy())
-                .threadFactory(r -> {
-                    final Thread t = new Thread(r);
-                    t.setDaemon(true);
-                    return t;
-                }).build();
+                .threadFactory(Threads::daemon).build();
         final RingWorker[] workers = new RingWorker[o.workers];
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new RingWorker(o.workRounds);
@@ -191,11 +184,8 @@ public final class WorkPoolBenchmark {
         final LongAdder done = new LongAdder();
         final int[] next = {0};
         final ThreadPoolExecutor executor = new ThreadPoolExecutor(o.workers, o.workers, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(o.ringSize), r -> {
-                    final Thread t = new Thread(r, name + "-w-" + next[0]++);
-                    t.setDaemon(true);
-                    return t;
-                }, (task, pool) -> {
+                new ArrayBlockingQueue<>(o.ringSize), r -> Threads.daemon(r, name + "-w-" + next[0]++),
+                (task, pool) -> {
                     // the queue is full: block the producer until there is room, like a full ring
                     try {
                         pool.getQueue().put(task);
@@ -239,11 +229,7 @@ public final class WorkPoolBenchmark {
             workers[i] = new QueueWorker(o.workRounds);
         }
         final QueueWorkerPool<Long> pool = QueueWorkerPool.builder(new ConcurrentLinkedQueue<Long>())
-                .handlers(workers).name(name + "-w").batchSize(o.batchSize).threadFactory(r -> {
-                    final Thread t = new Thread(r);
-                    t.setDaemon(true);
-                    return t;
-                }).build();
+                .handlers(workers).name(name + "-w").batchSize(o.batchSize).threadFactory(Threads::daemon).build();
         pool.start();
         return new Pool() {
             @Override
