@@ -6,7 +6,7 @@ import java.nio.file.Path;
 /**
  * A segment file made ahead of need by the {@link SegmentPretoucher}: created under a temporary
  * name (ending in {@code .segment.tmp}, which opening a journal deletes and readers never list),
- * sized and mapped, every page written once, and no header yet. The writer gives it its header
+ * sized and mapped, its first pages written once, and no header yet. The writer gives it its header
  * and its real name when it rolls ({@link Segment#adopt}).
  *
  * @param file the temporary file
