@@ -1,6 +1,5 @@
 package dev.slipstream.sequence;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
@@ -10,19 +9,9 @@ import java.util.Objects;
  * closing.
  */
 abstract class AbstractSequencer implements Sequencer {
-    private static final VarHandle GATING_SEQUENCES;
-    private static final VarHandle CLOSED_REASON;
+    private static final VarHandle GATING_SEQUENCES = FieldHandles.of(AbstractSequencer.class, "gatingSequences", Sequence[].class);
+    private static final VarHandle CLOSED_REASON = FieldHandles.of(AbstractSequencer.class, "closedReason", String.class);
     private static final Sequence[] NO_SEQUENCES = new Sequence[0];
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            GATING_SEQUENCES = lookup.findVarHandle(AbstractSequencer.class, "gatingSequences", Sequence[].class);
-            CLOSED_REASON = lookup.findVarHandle(AbstractSequencer.class, "closedReason", String.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     protected final int bufferSize;
     protected final WaitStrategy waitStrategy;
@@ -33,7 +22,7 @@ abstract class AbstractSequencer implements Sequencer {
     protected volatile Sequence[] gatingSequences = NO_SEQUENCES;
 
     /** Null while open; written once by {@link #close(String)}, read by claiming and publishing producers. */
-    private volatile String closedReason;
+    volatile String closedReason;
 
     /**
      * The highest sequence accepted before the close; {@link Sequencer#OPEN} until the closing
