@@ -39,12 +39,9 @@ public final class ExceptionHandlers {
     /** Exception types a summary names before it says "and others". */
     private static final int SUMMARY_TYPES = 5;
 
-    private static final ExceptionHandler<Object> LOG_AND_CONTINUE =
-            new Policy(Policy.CONTINUE, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
-    private static final ExceptionHandler<Object> HALT =
-            new Policy(Policy.HALT, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
-    private static final ExceptionHandler<Object> RETHROW =
-            new Policy(Policy.RETHROW, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+    private static final ExceptionHandler<Object> LOG_AND_CONTINUE = policy(Policy.CONTINUE, null, DEFAULT_SUMMARY_INTERVAL);
+    private static final ExceptionHandler<Object> HALT = policy(Policy.HALT, null, DEFAULT_SUMMARY_INTERVAL);
+    private static final ExceptionHandler<Object> RETHROW = policy(Policy.RETHROW, null, DEFAULT_SUMMARY_INTERVAL);
 
     private ExceptionHandlers() {
     }
