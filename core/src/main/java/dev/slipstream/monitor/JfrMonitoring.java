@@ -1,12 +1,10 @@
 package dev.slipstream.monitor;
 
 import java.time.Duration;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jdk.jfr.FlightRecorder;
 
@@ -83,9 +81,8 @@ public final class JfrMonitoring {
     private static boolean jfrModulePresent() {
         final Module self = JfrMonitoring.class.getModule();
         final ModuleLayer layer = self.getLayer() != null ? self.getLayer() : ModuleLayer.boot();
-        final Optional<Module> jfr = layer.findModule("jdk.jfr");
         // a named module reads jdk.jfr only if it was resolved (requires static); the class path reads everything
-        return jfr.isPresent() && self.canRead(jfr.get());
+        return layer.findModule("jdk.jfr").filter(self::canRead).isPresent();
     }
 
     /**
@@ -204,11 +201,7 @@ public final class JfrMonitoring {
             final List<StageMetrics> stages = metrics.stages();
             if (stallStates.size() > stages.size()) {
                 // a stage was removed: forget it (identity, as stages do not override equals)
-                final Map<StageMetrics, Boolean> live = new IdentityHashMap<>();
-                for (final StageMetrics stage : stages) {
-                    live.put(stage, Boolean.TRUE);
-                }
-                stallStates.keySet().retainAll(Collections.newSetFromMap(live));
+                stallStates.keySet().removeIf(known -> stages.stream().noneMatch(stage -> stage == known));
             }
             for (final StageMetrics stage : stages) {
                 final long sequence = stage.sequence();
