@@ -76,11 +76,6 @@ abstract class AbstractSequencer implements Sequencer {
         }
     }
 
-    /** Why the sequencer was closed: the reason given to {@link #close(String)}, or null while open. */
-    final String closeReason() {
-        return closedReason;
-    }
-
     /** Waits once for space, as the producer wait strategy says; throws if closed meanwhile. */
     final void waitForSpace(final int attempt) {
         countWait(attempt);
@@ -213,21 +208,9 @@ abstract class AbstractSequencer implements Sequencer {
         Sequence[] updated;
         do {
             current = gatingSequences;
-            int found = 0;
-            for (final Sequence s : current) {
-                if (s == sequence) {
-                    found++;
-                }
-            }
-            if (found == 0) {
+            updated = Arrays.stream(current).filter(s -> s != sequence).toArray(Sequence[]::new);
+            if (updated.length == current.length) {
                 return false;
-            }
-            updated = new Sequence[current.length - found];
-            int index = 0;
-            for (final Sequence s : current) {
-                if (s != sequence) {
-                    updated[index++] = s;
-                }
             }
         } while (!casGatingSequences(current, updated));
         return true;

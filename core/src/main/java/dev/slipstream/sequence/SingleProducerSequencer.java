@@ -174,7 +174,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         }
         // opaque: undo the claim; the fence is final, so nothing reads the claim as accepted
         srNextValue(claimed);
-        throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closeReason()
+        throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closedReason
                 + "); the last accepted sequence is " + fence);
     }
 
