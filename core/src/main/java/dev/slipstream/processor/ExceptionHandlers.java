@@ -217,14 +217,10 @@ public final class ExceptionHandlers {
         @Override
         public void handleEventException(final Throwable ex, final long sequence, final Object event) {
             switch (kind) {
-                case CONTINUE:
-                    logSkipped(ex, sequence, event);
-                    return;
-                case HALT:
-                    throw halting(eventMessage(stageName, sequence, event, "halting the stage"), ex);
-                default:
-                    throw new StageFailedException(
-                            eventMessage(stageName, sequence, event, "the stage stopped"), sequence, ex);
+                case CONTINUE -> logSkipped(ex, sequence, event);
+                case HALT -> throw halting(eventMessage(stageName, sequence, event, "halting the stage"), ex);
+                default -> throw new StageFailedException(
+                        eventMessage(stageName, sequence, event, "the stage stopped"), sequence, ex);
             }
         }
 
@@ -302,13 +298,9 @@ public final class ExceptionHandlers {
         @Override
         public void handleOnStartException(final Throwable ex) {
             switch (kind) {
-                case CONTINUE:
-                    LOG.log(Level.WARNING, stageLabel(stageName) + ": exception in onStart; the stage runs anyway", ex);
-                    return;
-                case HALT:
-                    throw halting(stageLabel(stageName) + ": exception in onStart; halting the stage", ex);
-                default:
-                    throw new StageFailedException(stageLabel(stageName) + ": exception in onStart", -1L, ex);
+                case CONTINUE -> LOG.log(Level.WARNING, stageLabel(stageName) + ": exception in onStart; the stage runs anyway", ex);
+                case HALT -> throw halting(stageLabel(stageName) + ": exception in onStart; halting the stage", ex);
+                default -> throw new StageFailedException(stageLabel(stageName) + ": exception in onStart", -1L, ex);
             }
         }
 
