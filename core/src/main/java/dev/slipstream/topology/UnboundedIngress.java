@@ -90,7 +90,8 @@ public final class UnboundedIngress<T, E> {
     private UnboundedIngress(final Builder<T, E> b) {
         this.ring = b.ring;
         this.translator = b.translator;
-        this.queue = new LscqBlockingQueue<>(b.segmentCapacity, b.waitStrategy);
+        this.queue = new LscqBlockingQueue<>(b.segmentCapacity,
+                b.waitStrategy != null ? b.waitStrategy : new HybridWaitStrategy());
         this.onRingFull = b.onRingFull;
         this.exceptionHandler = b.exceptionHandler;
         this.threadFactory = b.threadFactory;
@@ -517,9 +518,6 @@ public final class UnboundedIngress<T, E> {
          * @return the ingress
          */
         public UnboundedIngress<T, E> build() {
-            if (waitStrategy == null) {
-                waitStrategy = new HybridWaitStrategy();
-            }
             return new UnboundedIngress<>(this);
         }
     }
