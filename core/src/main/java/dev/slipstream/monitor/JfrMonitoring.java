@@ -107,16 +107,12 @@ public final class JfrMonitoring {
     }
 
     private static void emitBacklog() {
-        for (final Registration registration : REGISTRATIONS) {
-            registration.emitBacklog();
-        }
+        REGISTRATIONS.forEach(Registration::emitBacklog);
     }
 
     private static void checkStalls() {
         final long now = System.nanoTime();
-        for (final Registration registration : REGISTRATIONS) {
-            registration.checkStalls(now);
-        }
+        REGISTRATIONS.forEach(registration -> registration.checkStalls(now));
     }
 
     /**
@@ -206,7 +202,7 @@ public final class JfrMonitoring {
             for (final StageMetrics stage : stages) {
                 final long sequence = stage.sequence();
                 final long backlog = stage.lag();
-                final StallState state = stallStates.computeIfAbsent(stage, s -> new StallState(sequence, now));
+                final StallState state = stallStates.computeIfAbsent(stage, s -> new StallState());
                 if (sequence != state.sequence || backlog == 0) {
                     state.sequence = sequence;
                     state.progressNanos = now;
@@ -238,13 +234,8 @@ public final class JfrMonitoring {
 
     /** What the last stall check saw of one stage. */
     private static final class StallState {
-        long sequence;
+        long sequence = Long.MIN_VALUE;
         long progressNanos;
         boolean reported;
-
-        StallState(final long sequence, final long progressNanos) {
-            this.sequence = sequence;
-            this.progressNanos = progressNanos;
-        }
     }
 }
