@@ -1,12 +1,10 @@
 package dev.slipstream.monitor;
 
 import java.time.Duration;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import jdk.jfr.FlightRecorder;
 
@@ -83,9 +81,8 @@ public final class JfrMonitoring {
     private static boolean jfrModulePresent() {
         final Module self = JfrMonitoring.class.getModule();
         final ModuleLayer layer = self.getLayer() != null ? self.getLayer() : ModuleLayer.boot();
-        final Optional<Module> jfr = layer.findModule("jdk.jfr");
         // a named module reads jdk.jfr only if it was resolved (requires static); the class path reads everything
-        return jfr.isPresent() && self.canRead(jfr.get());
+        return layer.findModule("jdk.jfr").filter(self::canRead).isPresent();
     }
 
     /**
@@ -110,16 +107,12 @@ public final class JfrMonitoring {
     }
 
     private static void emitBacklog() {
-        for (final Registration registration : REGISTRATIONS) {
-            registration.emitBacklog();
-        }
+        REGISTRATIONS.forEach(Registration::emitBacklog);
     }
 
     private static void checkStalls() {
         final long now = System.nanoTime();
-        for (final Registration registration : REGISTRATIONS) {
-            registration.checkStalls(now);
-        }
+        REGISTRATIONS.forEach(registration -> registration.checkStalls(now));
     }
 
     /**
@@ -204,16 +197,12 @@ public final class JfrMonitoring {
             final List<StageMetrics> stages = metrics.stages();
             if (stallStates.size() > stages.size()) {
                 // a stage was removed: forget it (identity, as stages do not override equals)
-                final Map<StageMetrics, Boolean> live = new IdentityHashMap<>();
-                for (final StageMetrics stage : stages) {
-                    live.put(stage, Boolean.TRUE);
-                }
-                stallStates.keySet().retainAll(Collections.newSetFromMap(live));
+                stallStates.keySet().removeIf(known -> stages.stream().noneMatch(stage -> stage == known));
             }
             for (final StageMetrics stage : stages) {
                 final long sequence = stage.sequence();
                 final long backlog = stage.lag();
-                final StallState state = stallStates.computeIfAbsent(stage, s -> new StallState(sequence, now));
+                final StallState state = stallStates.computeIfAbsent(stage, s -> new StallState());
                 if (sequence != state.sequence || backlog == 0) {
                     state.sequence = sequence;
                     state.progressNanos = now;
@@ -245,13 +234,8 @@ public final class JfrMonitoring {
 
     /** What the last stall check saw of one stage. */
     private static final class StallState {
-        long sequence;
+        long sequence = Long.MIN_VALUE;
         long progressNanos;
         boolean reported;
-
-        StallState(final long sequence, final long progressNanos) {
-            this.sequence = sequence;
-            this.progressNanos = progressNanos;
-        }
     }
 }

@@ -94,13 +94,7 @@ public final class BatchRewindStrategies {
         @Override
         public Decision decide(final RewindableException exception, final int attempt) {
             // attempt counts failures: failure n is followed by retry n, allowed while n <= retries
-            if (attempt > retries) {
-                return Decision.GIVE_UP;
-            }
-            if (pauseNanos > 0 && !pause()) {
-                return Decision.GIVE_UP;
-            }
-            return Decision.RETRY;
+            return attempt > retries || pauseNanos > 0 && !pause() ? Decision.GIVE_UP : Decision.RETRY;
         }
 
         /** Parks for the pause; false if the thread was interrupted (its status is kept). */

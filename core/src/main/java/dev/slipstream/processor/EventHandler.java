@@ -27,15 +27,11 @@ public interface EventHandler<E> {
      */
     void onEvent(E event, long sequence, boolean endOfBatch) throws Exception;
 
-    /**
-     * Called once on the stage's thread before the first event.
-     */
+    /** Called once on the stage's thread before the first event. */
     default void onStart() {
     }
 
-    /**
-     * Called once on the stage's thread after the last event.
-     */
+    /** Called once on the stage's thread after the last event. */
     default void onShutdown() {
     }
 

@@ -39,12 +39,9 @@ public final class ExceptionHandlers {
     /** Exception types a summary names before it says "and others". */
     private static final int SUMMARY_TYPES = 5;
 
-    private static final ExceptionHandler<Object> LOG_AND_CONTINUE =
-            new Policy(Policy.CONTINUE, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
-    private static final ExceptionHandler<Object> HALT =
-            new Policy(Policy.HALT, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
-    private static final ExceptionHandler<Object> RETHROW =
-            new Policy(Policy.RETHROW, null, true, DEFAULT_SUMMARY_INTERVAL.toNanos());
+    private static final ExceptionHandler<Object> LOG_AND_CONTINUE = policy(Policy.CONTINUE, null, DEFAULT_SUMMARY_INTERVAL);
+    private static final ExceptionHandler<Object> HALT = policy(Policy.HALT, null, DEFAULT_SUMMARY_INTERVAL);
+    private static final ExceptionHandler<Object> RETHROW = policy(Policy.RETHROW, null, DEFAULT_SUMMARY_INTERVAL);
 
     private ExceptionHandlers() {
     }
@@ -220,14 +217,10 @@ public final class ExceptionHandlers {
         @Override
         public void handleEventException(final Throwable ex, final long sequence, final Object event) {
             switch (kind) {
-                case CONTINUE:
-                    logSkipped(ex, sequence, event);
-                    return;
-                case HALT:
-                    throw halting(eventMessage(stageName, sequence, event, "halting the stage"), ex);
-                default:
-                    throw new StageFailedException(
-                            eventMessage(stageName, sequence, event, "the stage stopped"), sequence, ex);
+                case CONTINUE -> logSkipped(ex, sequence, event);
+                case HALT -> throw halting(eventMessage(stageName, sequence, event, "halting the stage"), ex);
+                default -> throw new StageFailedException(
+                        eventMessage(stageName, sequence, event, "the stage stopped"), sequence, ex);
             }
         }
 
@@ -305,13 +298,9 @@ public final class ExceptionHandlers {
         @Override
         public void handleOnStartException(final Throwable ex) {
             switch (kind) {
-                case CONTINUE:
-                    LOG.log(Level.WARNING, stageLabel(stageName) + ": exception in onStart; the stage runs anyway", ex);
-                    return;
-                case HALT:
-                    throw halting(stageLabel(stageName) + ": exception in onStart; halting the stage", ex);
-                default:
-                    throw new StageFailedException(stageLabel(stageName) + ": exception in onStart", -1L, ex);
+                case CONTINUE -> LOG.log(Level.WARNING, stageLabel(stageName) + ": exception in onStart; the stage runs anyway", ex);
+                case HALT -> throw halting(stageLabel(stageName) + ": exception in onStart; halting the stage", ex);
+                default -> throw new StageFailedException(stageLabel(stageName) + ": exception in onStart", -1L, ex);
             }
         }
 

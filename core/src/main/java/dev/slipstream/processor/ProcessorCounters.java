@@ -32,18 +32,14 @@ abstract class ProcessorCountersRhsPadding extends ProcessorCountersValues {
  * the processor reads on every batch. Single writer: the processor thread.
  */
 final class ProcessorCounters extends ProcessorCountersRhsPadding {
-    private static final VarHandle EVENTS;
-    private static final VarHandle BATCHES;
-    private static final VarHandle EXCEPTIONS;
-    private static final VarHandle REWINDS;
+    private static final VarHandle EVENTS = counter("events");
+    private static final VarHandle BATCHES = counter("batches");
+    private static final VarHandle EXCEPTIONS = counter("exceptions");
+    private static final VarHandle REWINDS = counter("rewinds");
 
-    static {
+    private static VarHandle counter(final String field) {
         try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            EVENTS = lookup.findVarHandle(ProcessorCountersValues.class, "events", long.class);
-            BATCHES = lookup.findVarHandle(ProcessorCountersValues.class, "batches", long.class);
-            EXCEPTIONS = lookup.findVarHandle(ProcessorCountersValues.class, "exceptions", long.class);
-            REWINDS = lookup.findVarHandle(ProcessorCountersValues.class, "rewinds", long.class);
+            return MethodHandles.lookup().findVarHandle(ProcessorCountersValues.class, field, long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

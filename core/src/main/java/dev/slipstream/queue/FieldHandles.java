@@ -8,11 +8,7 @@ final class FieldHandles {
     private FieldHandles() {
     }
 
-    /**
-     * The VarHandle of a field of this package, for a static initialiser.
-     *
-     * @throws ExceptionInInitializerError if there is no such field
-     */
+    /** The VarHandle of a field of this package, for a static initialiser: ExceptionInInitializerError if none. */
     static VarHandle of(final Class<?> owner, final String name, final Class<?> type) {
         try {
             return MethodHandles.lookup().findVarHandle(owner, name, type);

@@ -1,6 +1,5 @@
 package dev.slipstream.sequence;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
@@ -10,19 +9,9 @@ import java.util.Objects;
  * closing.
  */
 abstract class AbstractSequencer implements Sequencer {
-    private static final VarHandle GATING_SEQUENCES;
-    private static final VarHandle CLOSED_REASON;
+    private static final VarHandle GATING_SEQUENCES = FieldHandles.of(AbstractSequencer.class, "gatingSequences", Sequence[].class);
+    private static final VarHandle CLOSED_REASON = FieldHandles.of(AbstractSequencer.class, "closedReason", String.class);
     private static final Sequence[] NO_SEQUENCES = new Sequence[0];
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            GATING_SEQUENCES = lookup.findVarHandle(AbstractSequencer.class, "gatingSequences", Sequence[].class);
-            CLOSED_REASON = lookup.findVarHandle(AbstractSequencer.class, "closedReason", String.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     protected final int bufferSize;
     protected final WaitStrategy waitStrategy;
@@ -33,7 +22,7 @@ abstract class AbstractSequencer implements Sequencer {
     protected volatile Sequence[] gatingSequences = NO_SEQUENCES;
 
     /** Null while open; written once by {@link #close(String)}, read by claiming and publishing producers. */
-    private volatile String closedReason;
+    volatile String closedReason;
 
     /**
      * The highest sequence accepted before the close; {@link Sequencer#OPEN} until the closing
@@ -85,11 +74,6 @@ abstract class AbstractSequencer implements Sequencer {
         if (reason != null) {
             throw new SequencerClosedException("cannot claim: the sequencer is closed (" + reason + ")");
         }
-    }
-
-    /** Why the sequencer was closed: the reason given to {@link #close(String)}, or null while open. */
-    final String closeReason() {
-        return closedReason;
     }
 
     /** Waits once for space, as the producer wait strategy says; throws if closed meanwhile. */
@@ -224,21 +208,9 @@ abstract class AbstractSequencer implements Sequencer {
         Sequence[] updated;
         do {
             current = gatingSequences;
-            int found = 0;
-            for (final Sequence s : current) {
-                if (s == sequence) {
-                    found++;
-                }
-            }
-            if (found == 0) {
+            updated = Arrays.stream(current).filter(s -> s != sequence).toArray(Sequence[]::new);
+            if (updated.length == current.length) {
                 return false;
-            }
-            updated = new Sequence[current.length - found];
-            int index = 0;
-            for (final Sequence s : current) {
-                if (s != sequence) {
-                    updated[index++] = s;
-                }
             }
         } while (!casGatingSequences(current, updated));
         return true;

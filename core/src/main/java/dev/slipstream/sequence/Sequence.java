@@ -1,6 +1,5 @@
 package dev.slipstream.sequence;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /** Padding before the value: 56 bytes, so no field of another object shares its cache line. */
@@ -42,15 +41,7 @@ public class Sequence extends SequenceRhsPadding {
     /** The value every sequence starts at: nothing claimed, published or consumed. */
     public static final long INITIAL_VALUE = -1L;
 
-    private static final VarHandle VALUE;
-
-    static {
-        try {
-            VALUE = MethodHandles.lookup().findVarHandle(SequenceValue.class, "value", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle VALUE = FieldHandles.of(SequenceValue.class, "value", long.class);
 
     /** Creates a sequence at {@link #INITIAL_VALUE}. */
     public Sequence() {

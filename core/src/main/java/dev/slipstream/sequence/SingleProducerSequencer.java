@@ -1,6 +1,5 @@
 package dev.slipstream.sequence;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /** Keeps the producer's private counters off the cache line of the shared fields above. */
@@ -44,19 +43,10 @@ abstract class SingleProducerSequencerFields extends SingleProducerSequencerPad 
 public final class SingleProducerSequencer extends SingleProducerSequencerFields {
     protected long p11, p12, p13, p14, p15, p16, p17;
 
-    private static final VarHandle NEXT_VALUE;
+    private static final VarHandle NEXT_VALUE = FieldHandles.of(SingleProducerSequencerFields.class, "nextValue", long.class);
 
     /** How long the closing thread watches the claim counter settle; see fenceForClose. */
     private static final long CLAIM_SETTLE_NANOS = 50_000L;
-
-    static {
-        try {
-            NEXT_VALUE = MethodHandles.lookup()
-                    .findVarHandle(SingleProducerSequencerFields.class, "nextValue", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private long lrNextValue() {
         return (long) NEXT_VALUE.getOpaque(this);
@@ -184,7 +174,7 @@ public final class SingleProducerSequencer extends SingleProducerSequencerFields
         }
         // opaque: undo the claim; the fence is final, so nothing reads the claim as accepted
         srNextValue(claimed);
-        throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closeReason()
+        throw new SequencerClosedException("cannot claim: the sequencer is closed (" + closedReason
                 + "); the last accepted sequence is " + fence);
     }
 

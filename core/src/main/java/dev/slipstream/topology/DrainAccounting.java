@@ -46,11 +46,8 @@ final class DrainAccounting {
                 if (isDrained(ring, stages, fence)) {
                     return true;
                 }
-                if (lifecycle.hasFailed() || anyStoppedBelow(stages, fence)) {
-                    return false;
-                }
                 final long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
+                if (lifecycle.hasFailed() || anyStoppedBelow(stages, fence) || remaining <= 0) {
                     return false;
                 }
                 DRAIN_WAIT.idleAt(parks++, remaining);
@@ -78,9 +75,7 @@ final class DrainAccounting {
     /** Per stage, accepted events it did not handle; with no stage, all under {@link ShutdownResult#NO_STAGE}. */
     static Map<String, Long> left(final List<? extends StageNode<?>> stages, final long fence) {
         final Map<String, Long> left = new LinkedHashMap<>();
-        for (final StageNode<?> node : stages) {
-            left.put(node.name, Math.max(0L, fence - node.sequence()));
-        }
+        stages.forEach(node -> left.put(node.name, Math.max(0L, fence - node.sequence())));
         if (stages.isEmpty() && fence >= 0) {
             left.put(ShutdownResult.NO_STAGE, fence + 1);
         }

@@ -1,7 +1,6 @@
 package dev.slipstream.topology;
 
 import dev.slipstream.processor.BatchEventProcessor;
-import dev.slipstream.processor.EventHandler;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
@@ -9,16 +8,14 @@ import java.util.List;
 
 /** A stage that runs one handler on one thread through a batch event processor. */
 final class HandlerNode<E> extends StageNode<E> {
-    private final EventHandler<? super E> handler;
     private final BatchEventProcessor<E> processor;
     private final Sequence[] sequences;
 
     HandlerNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstream,
                 final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
                 final TrackingExceptionHandler<E> exceptionHandler) {
-        super(pipeline, name, upstream, ownWaitStrategy, barrier, exceptionHandler);
-        this.handler = spec.handlers.get(0);
-        this.processor = new BatchEventProcessor<E>(pipeline.ringBuffer(), barrier, handler)
+        super(pipeline, name, upstream, ownWaitStrategy, barrier, spec, exceptionHandler);
+        this.processor = new BatchEventProcessor<E>(pipeline.ringBuffer(), barrier, spec.handlers.get(0))
                 .setName(pipeline.name() + "/" + name)
                 .setExceptionHandler(exceptionHandler);
         if (spec.maxBatchSize > 0) {
@@ -49,21 +46,6 @@ final class HandlerNode<E> extends StageNode<E> {
     @Override
     void halt() {
         processor.halt();
-    }
-
-    @Override
-    List<Object> handlerObjects() {
-        return List.of(handler);
-    }
-
-    @Override
-    public boolean isWorkerPool() {
-        return false;
-    }
-
-    @Override
-    public int workers() {
-        return 1;
     }
 
     @Override

@@ -88,11 +88,8 @@ final class HandlerOwners {
 
         @Override
         public boolean equals(final Object other) {
-            if (this == other) {
-                return true;
-            }
             final Object mine = get();
-            return other instanceof Key key && mine != null && mine == key.get();
+            return this == other || other instanceof Key key && mine != null && mine == key.get();
         }
     }
 }

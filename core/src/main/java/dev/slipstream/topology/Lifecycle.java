@@ -108,10 +108,8 @@ final class Lifecycle {
                      final boolean endExpected) {
         if (recorded != null) {
             fail(recorded);
-        } else if (thrown != null) {
+        } else if (thrown != null || !endExpected) {
             fail(new StageFailure(stageName, -1L, thrown));
-        } else if (!endExpected) {
-            fail(new StageFailure(stageName, -1L, null));
         }
     }
 

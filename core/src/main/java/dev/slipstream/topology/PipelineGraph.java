@@ -173,10 +173,7 @@ final class PipelineGraph<E> {
      */
     long startFor(final List<StageNode<E>> upstream, final boolean running) {
         if (upstream.isEmpty()) {
-            if (!running) {
-                return ring.getMinimumGatingSequence();
-            }
-            return nodes.isEmpty() ? gate.floor() : ring.getCursor();
+            return !running ? ring.getMinimumGatingSequence() : nodes.isEmpty() ? gate.floor() : ring.getCursor();
         }
         return upstream.stream().mapToLong(StageNode::sequence).min().getAsLong();
     }
@@ -244,9 +241,7 @@ final class PipelineGraph<E> {
             if (node.upstreamNodes.isEmpty()) {
                 edges.add(new TopologyDescription.Edge(ringNode, node.name));
             }
-            for (final StageNode<E> up : node.upstreamNodes) {
-                edges.add(new TopologyDescription.Edge(up.name, node.name));
-            }
+            node.upstreamNodes.forEach(up -> edges.add(new TopologyDescription.Edge(up.name, node.name)));
         }
         return new TopologyDescription(pipeline.name(), ring.getBufferSize(), producerType, stages, edges);
     }

@@ -63,9 +63,7 @@ final class PipelineWiring<E> {
     /** The union of groups of this pipeline. */
     StageGroup<E> after(final StageGroup<E>[] groups) {
         Objects.requireNonNull(groups, "groups must not be null");
-        for (final StageGroup<E> group : groups) {
-            checkOwnGroup(group);
-        }
+        Arrays.stream(groups).forEach(this::checkOwnGroup);
         return selection(Arrays.stream(groups).flatMap(group -> group.nodes().stream()));
     }
 

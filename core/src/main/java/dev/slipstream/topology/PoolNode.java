@@ -3,20 +3,18 @@ package dev.slipstream.topology;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /** A work-pool stage: N workers, each event to one of them. */
 final class PoolNode<E> extends StageNode<E> {
     private final WorkerPool<E> pool;
-    private final List<Object> handlers;
     private final Sequence[] sequences;
 
     PoolNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstream,
              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
              final TrackingExceptionHandler<E> exceptionHandler) {
-        super(pipeline, name, upstream, ownWaitStrategy, barrier, exceptionHandler);
+        super(pipeline, name, upstream, ownWaitStrategy, barrier, spec, exceptionHandler);
         final WorkerPool.Builder<E> builder = WorkerPool.builder(pipeline.ringBuffer())
                 .name(name)
                 .embedded()
@@ -28,7 +26,6 @@ final class PoolNode<E> extends StageNode<E> {
         }
         builder.handlersFrom(spec.handlers);
         this.pool = builder.build();
-        this.handlers = new ArrayList<>(spec.handlers);
         this.sequences = pool.getSequences();
     }
 
@@ -50,21 +47,6 @@ final class PoolNode<E> extends StageNode<E> {
     @Override
     void halt() {
         pool.halt();
-    }
-
-    @Override
-    List<Object> handlerObjects() {
-        return handlers;
-    }
-
-    @Override
-    public boolean isWorkerPool() {
-        return true;
-    }
-
-    @Override
-    public int workers() {
-        return pool.size();
     }
 
     @Override

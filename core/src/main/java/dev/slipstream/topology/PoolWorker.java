@@ -6,7 +6,6 @@ import dev.slipstream.agent.AgentRunner;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.Backoff;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.function.ToLongFunction;
@@ -54,24 +53,11 @@ abstract class PoolWorker<E> extends PoolWorkerRhsPad implements Runnable, Agent
     static final int AWAKE = 0;
     static final int PARKED = 1;
 
-    private static final VarHandle STATE;
-    private static final VarHandle EVENTS;
-    private static final VarHandle BATCHES;
-    private static final VarHandle EXCEPTIONS;
-    private static final VarHandle WAKE_UPS;
-
-    static {
-        try {
-            final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(PoolWorkerFields.class, "state", int.class);
-            EVENTS = lookup.findVarHandle(PoolWorkerFields.class, "events", long.class);
-            BATCHES = lookup.findVarHandle(PoolWorkerFields.class, "batches", long.class);
-            EXCEPTIONS = lookup.findVarHandle(PoolWorkerFields.class, "exceptions", long.class);
-            WAKE_UPS = lookup.findVarHandle(PoolWorkerFields.class, "wakeUps", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STATE = FieldHandles.of(PoolWorkerFields.class, "state", int.class);
+    private static final VarHandle EVENTS = FieldHandles.of(PoolWorkerFields.class, "events", long.class);
+    private static final VarHandle BATCHES = FieldHandles.of(PoolWorkerFields.class, "batches", long.class);
+    private static final VarHandle EXCEPTIONS = FieldHandles.of(PoolWorkerFields.class, "exceptions", long.class);
+    private static final VarHandle WAKE_UPS = FieldHandles.of(PoolWorkerFields.class, "wakeUps", long.class);
 
     /** The pool: its halt flag, and where a failure is reported. */
     final WorkPool<E> pool;

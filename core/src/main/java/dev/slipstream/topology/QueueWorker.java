@@ -2,7 +2,6 @@ package dev.slipstream.topology;
 
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.sequence.Backoff;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Queue;
 
@@ -19,15 +18,7 @@ import java.util.Queue;
  * @param <T> the item type
  */
 final class QueueWorker<T> extends PoolWorker<T> {
-    private static final VarHandle HOLDING;
-
-    static {
-        try {
-            HOLDING = MethodHandles.lookup().findVarHandle(QueueWorker.class, "holding", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle HOLDING = FieldHandles.of(QueueWorker.class, "holding", long.class);
 
     private final QueueWorkerPool<T> pool;
     /** Rides out short gaps between items before a worker that waits on the source parks. */

@@ -300,9 +300,7 @@ public final class ShutdownResult {
         if (!threadsStillRunning.isEmpty()) {
             sb.append("; threads still running: ").append(threadsStillRunning);
         }
-        for (final StageFailure failure : failures) {
-            sb.append("; ").append(failure);
-        }
+        failures.forEach(failure -> sb.append("; ").append(failure));
         return sb.toString();
     }
 }

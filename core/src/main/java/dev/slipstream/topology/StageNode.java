@@ -39,11 +39,15 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     private volatile boolean stopRequested;
     /** First fatal exception recorded by the tracking exception handler, with its sequence. */
     private volatile StageFailure failure;
+    private final List<Object> handlers;
+    private final boolean workerPool;
 
     StageNode(final Slipstream<E> pipeline, final String name, final List<StageNode<E>> upstreamNodes,
-              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier,
+              final WaitStrategy ownWaitStrategy, final SequenceBarrier barrier, final StageSpec<? super E> spec,
               final TrackingExceptionHandler<E> exceptions) {
         this.pipeline = pipeline;
+        this.handlers = List.copyOf(spec.handlers);
+        this.workerPool = spec.isWorkerPool();
         this.exceptions = exceptions;
         this.name = name;
         this.upstreamNodes = List.copyOf(upstreamNodes);
@@ -77,7 +81,9 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     }
 
     /** The handler objects of this stage. */
-    abstract List<Object> handlerObjects();
+    final List<Object> handlerObjects() {
+        return handlers;
+    }
 
     /** Creates the threads, named {@code <pipeline>-<stage>[-<worker>]}, under the pipeline's lock. */
     final void createThreads(final Lifecycle lifecycle) {
@@ -141,6 +147,16 @@ abstract class StageNode<E> implements Stage, StageMetrics {
     @Override
     public final StageMetrics metrics() {
         return this;
+    }
+
+    @Override
+    public final boolean isWorkerPool() {
+        return workerPool;
+    }
+
+    @Override
+    public final int workers() {
+        return handlers.size();
     }
 
     // ---------------------------------------------------------------- StageMetrics

@@ -148,9 +148,7 @@ public final class TopologyDescription {
             sb.append("    ").append(String.format(info.workerPool() ? pool : stage, ids.get(info.name()),
                     escape(stageLabel(info))));
         }
-        for (final Edge e : edges) {
-            sb.append("    ").append(String.format(edge, ids.get(e.from()), ids.get(e.to())));
-        }
+        edges.forEach(e -> sb.append("    ").append(String.format(edge, ids.get(e.from()), ids.get(e.to()))));
         return sb.append(footer).toString();
     }
 

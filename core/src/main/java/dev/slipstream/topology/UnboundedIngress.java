@@ -90,7 +90,8 @@ public final class UnboundedIngress<T, E> {
     private UnboundedIngress(final Builder<T, E> b) {
         this.ring = b.ring;
         this.translator = b.translator;
-        this.queue = new LscqBlockingQueue<>(b.segmentCapacity, b.waitStrategy);
+        this.queue = new LscqBlockingQueue<>(b.segmentCapacity,
+                b.waitStrategy != null ? b.waitStrategy : new HybridWaitStrategy());
         this.onRingFull = b.onRingFull;
         this.exceptionHandler = b.exceptionHandler;
         this.threadFactory = b.threadFactory;
@@ -134,7 +135,7 @@ public final class UnboundedIngress<T, E> {
      */
     public void start() {
         if (!lifecycle.casState(RunState.NEW, RunState.RUNNING)) {
-            throw new IllegalStateException("ingress already started or stopped (state " + stateName() + ")");
+            throw new IllegalStateException("ingress already started or stopped (state " + Lifecycle.stateName(lifecycle.state()) + ")");
         }
         try {
             final Thread t = Objects.requireNonNull(threadFactory.newThread(this::runThread),
@@ -198,7 +199,7 @@ public final class UnboundedIngress<T, E> {
         do {
             s = lifecycle.state();
             if (s != RunState.NEW && s != RunState.RUNNING) {
-                throw new IllegalStateException("ingress already stopped or halted (state " + stateName() + ")");
+                throw new IllegalStateException("ingress already stopped or halted (state " + Lifecycle.stateName(lifecycle.state()) + ")");
             }
         } while (!lifecycle.casState(s, next));
         if (next == RunState.HALTING) {
@@ -264,10 +265,6 @@ public final class UnboundedIngress<T, E> {
     public boolean isRunning() {
         final Thread t = thread;
         return t != null && t.isAlive();
-    }
-
-    private String stateName() {
-        return Lifecycle.stateName(lifecycle.state());
     }
 
     /** The runner's loop, then {@link #finish()}, also when a halt came before the loop began. */
@@ -361,53 +358,45 @@ public final class UnboundedIngress<T, E> {
         int attempt = 0;
         while (done < k) {
             final int n = (int) Math.min(k - done, ring.remainingCapacity());
-            if (n > 0) {
-                final long hi;
-                try {
-                    hi = ring.tryNext(n);
-                } catch (SequencerClosedException closed) {
-                    LOG.log(System.Logger.Level.WARNING, "ring closed under the ingress: " + closed.getMessage());
-                    sequencing.ringClosed = true;
+            long hi = -1L;
+            try {
+                hi = n > 0 ? ring.tryNext(n) : hi;
+            } catch (SequencerClosedException closed) {
+                LOG.log(System.Logger.Level.WARNING, "ring closed under the ingress: " + closed.getMessage());
+                sequencing.ringClosed = true;
+                return done;
+            } catch (InsufficientCapacityException full) {
+                // another producer took the space first: wait as for a full ring
+            }
+            if (hi < 0) {
+                if (runner.state() == RunState.HALTING) {
                     return done;
-                } catch (InsufficientCapacityException full) {
-                    onRingFull.idle(attempt++);
-                    if (isHalting()) {
-                        return done;
-                    }
-                    continue;
                 }
-                final long lo = hi - (n - 1);
-                try {
-                    for (int i = 0; i < n; i++) {
-                        final long seq = lo + i;
-                        final E event = ring.get(seq);
-                        try {
-                            translator.translateTo(event, seq, batch[done + i]);
-                        } catch (RuntimeException ex) {
-                            failed++; // single writer
-                            exceptionHandler.handleEventException(ex, seq, event);
-                        }
-                        batch[done + i] = null;
-                    }
-                } finally {
-                    // release (inside publish): the events written above become visible
-                    ring.publish(lo, hi);
-                }
-                done += n;
-                transferred += n; // single writer
-                attempt = 0;
+                onRingFull.idle(attempt++);
                 continue;
             }
-            if (isHalting()) {
-                return done;
+            final long lo = hi - (n - 1);
+            try {
+                for (int i = 0; i < n; i++) {
+                    final long seq = lo + i;
+                    final E event = ring.get(seq);
+                    try {
+                        translator.translateTo(event, seq, batch[done + i]);
+                    } catch (RuntimeException ex) {
+                        failed++; // single writer
+                        exceptionHandler.handleEventException(ex, seq, event);
+                    }
+                    batch[done + i] = null;
+                }
+            } finally {
+                // release (inside publish): the events written above become visible
+                ring.publish(lo, hi);
             }
-            onRingFull.idle(attempt++);
+            done += n;
+            transferred += n; // single writer
+            attempt = 0;
         }
         return done;
-    }
-
-    private boolean isHalting() {
-        return runner.state() == RunState.HALTING;
     }
 
     /**
@@ -529,9 +518,6 @@ public final class UnboundedIngress<T, E> {
          * @return the ingress
          */
         public UnboundedIngress<T, E> build() {
-            if (waitStrategy == null) {
-                waitStrategy = new HybridWaitStrategy();
-            }
             return new UnboundedIngress<>(this);
         }
     }

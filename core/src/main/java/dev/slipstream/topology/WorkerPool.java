@@ -51,7 +51,6 @@ public final class WorkerPool<E> extends WorkPool<E> {
     private final RingBuffer<E> ring;
     /** Part of a pipeline: the pipeline handles failures. Hand-wired: the pool does. */
     private final boolean embedded;
-    private final DataProvider<E> dataProvider;
     private final Sequencer sequencer;
     private final SequenceBarrier barrier;
     /** Next claim starts after this value; advanced by CAS. Its own padded line. */
@@ -64,7 +63,6 @@ public final class WorkerPool<E> extends WorkPool<E> {
                 ? builder.exceptionHandler : ExceptionHandlers.logAndContinue(builder.name));
         this.ring = builder.ring;
         this.embedded = builder.embedded;
-        this.dataProvider = builder.ring;
         this.sequencer = builder.ring.sequencer();
         this.barrier = builder.barrier != null ? builder.barrier : builder.ring.newBarrier();
         this.sequences = Stream.concat(Stream.of(workSequence),
@@ -188,12 +186,10 @@ public final class WorkerPool<E> extends WorkPool<E> {
     }
 
     DataProvider<E> dataProvider() {
-        return dataProvider;
+        return ring;
     }
 
-    /**
-     * Sets where the pool starts: the next claim is {@code sequence + 1}. Only before any worker runs.
-     */
+    /** Sets where the pool starts: the next claim is {@code sequence + 1}. Only before any worker runs. */
     void startAfter(final long sequence) {
         // release: a worker thread started after this sees the value
         workSequence.set(sequence);

@@ -5,7 +5,6 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
@@ -70,19 +69,10 @@ public final class HybridWaitStrategy extends HybridRhsPadding implements WaitSt
     /** The clock is read once every this many spins (a power of two): a read costs about one spin. */
     private static final int SPINS_PER_CLOCK_READ = 64;
 
-    private static final VarHandle PARKED_WAITERS;
+    private static final VarHandle PARKED_WAITERS = FieldHandles.of(HybridWaiterCount.class, "parkedWaiters", long.class);
 
     /** Each consumer thread's own windows: waits of different stages do not share a cache line. */
     private static final ThreadLocal<SpinWindow> WINDOWS = ThreadLocal.withInitial(SpinWindow::new);
-
-    static {
-        try {
-            PARKED_WAITERS = MethodHandles.lookup()
-                    .findVarHandle(HybridWaiterCount.class, "parkedWaiters", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final int spinTries;
     private final long maxSpinNanos;

@@ -5,7 +5,6 @@ import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 import dev.slipstream.sequence.WaitStrategy;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,16 +39,7 @@ abstract class LiteBlockingRhsPadding extends LiteBlockingFlag {
  * }</pre>
  */
 public final class LiteBlockingWaitStrategy extends LiteBlockingRhsPadding implements WaitStrategy {
-    private static final VarHandle SIGNAL_NEEDED;
-
-    static {
-        try {
-            SIGNAL_NEEDED = MethodHandles.lookup()
-                    .findVarHandle(LiteBlockingFlag.class, "signalNeeded", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle SIGNAL_NEEDED = FieldHandles.of(LiteBlockingFlag.class, "signalNeeded", long.class);
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();

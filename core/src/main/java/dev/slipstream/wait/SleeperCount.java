@@ -4,7 +4,6 @@ import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 abstract class SleeperCountLhsPadding {
@@ -45,15 +44,7 @@ abstract class SleeperCountRhsPadding extends SleeperCountValue {
  * }</pre>
  */
 final class SleeperCount extends SleeperCountRhsPadding {
-    private static final VarHandle SLEEPERS;
-
-    static {
-        try {
-            SLEEPERS = MethodHandles.lookup().findVarHandle(SleeperCountValue.class, "sleepers", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle SLEEPERS = FieldHandles.of(SleeperCountValue.class, "sleepers", long.class);
 
     /** Counts the caller as asleep; under the lock, before its last look at the cursor. */
     void countIn() {
