@@ -1,5 +1,6 @@
 package dev.slipstream.queue;
 
+import dev.slipstream.internal.FieldHandles;
 import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package dev.slipstream.queue;
 
+import dev.slipstream.internal.FieldHandles;
 import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.Backoff;
 import dev.slipstream.sequence.Sequence;

@@ -1,5 +1,6 @@
 package dev.slipstream.sequence;
 
+import dev.slipstream.internal.FieldHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;

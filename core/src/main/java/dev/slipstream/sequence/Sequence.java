@@ -1,5 +1,6 @@
 package dev.slipstream.sequence;
 
+import dev.slipstream.internal.FieldHandles;
 import java.lang.invoke.VarHandle;
 
 /** Padding before the value: 56 bytes, so no field of another object shares its cache line. */

@@ -1,5 +1,6 @@
 package dev.slipstream.sequence;
 
+import dev.slipstream.internal.FieldHandles;
 import java.lang.invoke.VarHandle;
 
 /** Keeps the producer's private counters off the cache line of the shared fields above. */

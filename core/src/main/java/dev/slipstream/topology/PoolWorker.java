@@ -3,6 +3,7 @@ package dev.slipstream.topology;
 import dev.slipstream.agent.Agent;
 import dev.slipstream.agent.AgentErrorHandler;
 import dev.slipstream.agent.AgentRunner;
+import dev.slipstream.internal.FieldHandles;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.sequence.Backoff;

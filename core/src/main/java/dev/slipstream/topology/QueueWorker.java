@@ -1,5 +1,6 @@
 package dev.slipstream.topology;
 
+import dev.slipstream.internal.FieldHandles;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.sequence.Backoff;
 import java.lang.invoke.VarHandle;

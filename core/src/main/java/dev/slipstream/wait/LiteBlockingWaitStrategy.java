@@ -1,5 +1,6 @@
 package dev.slipstream.wait;
 
+import dev.slipstream.internal.FieldHandles;
 import dev.slipstream.sequence.AlertException;
 import dev.slipstream.sequence.Sequence;
 import dev.slipstream.sequence.SequenceBarrier;

@@ -24,14 +24,15 @@ import org.junit.jupiter.api.Test;
 class PackageLayersTest {
     /** What each package may use. */
     static final Map<String, Set<String>> ALLOWED = Map.of(
-            "sequence", Set.of(),
-            "wait", Set.of("sequence"),
-            "ring", Set.of("sequence"),
-            "monitor", Set.of("sequence"),
-            "agent", Set.of("sequence"),
-            "processor", Set.of("agent", "ring", "sequence"),
-            "queue", Set.of("sequence", "wait"),
-            "topology", Set.of("agent", "monitor", "processor", "queue", "ring", "sequence", "wait"));
+            "internal", Set.of(),
+            "sequence", Set.of("internal"),
+            "wait", Set.of("internal", "sequence"),
+            "ring", Set.of("internal", "sequence"),
+            "monitor", Set.of("internal", "sequence"),
+            "agent", Set.of("internal", "sequence"),
+            "processor", Set.of("agent", "internal", "ring", "sequence"),
+            "queue", Set.of("internal", "sequence", "wait"),
+            "topology", Set.of("agent", "internal", "monitor", "processor", "queue", "ring", "sequence", "wait"));
 
     private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.slipstream\\.([a-z]+)\\.");
     private static final Path SOURCES = Path.of("src/main/java/dev/slipstream");

@@ -1,5 +1,6 @@
 package dev.slipstream.queue;
 
+import dev.slipstream.internal.FieldHandles;
 import java.lang.invoke.VarHandle;
 
 /**

@@ -1,4 +1,4 @@
-package dev.slipstream.queue;
+package dev.slipstream.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,11 +9,11 @@ import org.junit.jupiter.api.Test;
 
 class FieldHandlesTest {
     static final class Holder {
-        long value;
+        private long value;
     }
 
     @Test
-    void findsAPackagePrivateFieldOfThisPackage() {
+    void findsAPrivateFieldOfAnotherClass() {
         final VarHandle handle = FieldHandles.of(Holder.class, "value", long.class);
         final Holder h = new Holder();
         handle.setVolatile(h, 42L);
