@@ -120,8 +120,8 @@ public final class JournalConfig {
      * ({@code slipstream-journal-pretouch-<directory name>}, started by {@link Journal#open} and
      * stopped and joined by {@link Journal#close}) keeps the 2 MiB after the writer's position
      * written once (a compare-and-set of zero to zero at each 4 KiB page, which changes no byte),
-     * waking every 2 ms, and creates the next segment file ahead of need under a temporary name,
-     * mapped, its first 2 MiB written once. The writer, which without it takes one minor page
+     * waking as often as the writer's pace needs (every 1 ms to 64 ms), and creates the next
+     * segment file ahead of need under a temporary name, mapped, its first 2 MiB written once. The writer, which without it takes one minor page
      * fault per page it writes first, then takes none while the thread keeps ahead of it; it
      * never waits for the thread (with no spare ready when it rolls, it creates the segment
      * itself) and leaves the segment it rolls away from to the thread to unmap. Opening the
@@ -129,8 +129,9 @@ public final class JournalConfig {
      * bytes either way. If the thread fails (a full disk, say), it logs a warning through
      * {@link System.Logger} and stops, and the writer does all of it itself from then on.
      *
-     * <p>Off by default: it costs a thread that wakes every 2 ms, and a spare segment of disk;
-     * the pages it makes dirty ahead of the writer are at most 4 MiB more than the writer writes.
+     * <p>Off by default: it costs a thread that wakes up to 1,000 times a second, and a spare
+     * segment of disk; the pages it makes dirty ahead of the writer are at most 4 MiB more than
+     * the writer writes.
      * A spare left by a crash is a {@code .segment.tmp} file, which opening the journal deletes
      * and readers never look at.
      *

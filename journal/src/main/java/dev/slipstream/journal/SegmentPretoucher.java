@@ -38,10 +38,7 @@ final class SegmentPretoucher implements AutoCloseable {
     }
 
     private static final System.Logger LOG = System.getLogger(SegmentPretoucher.class.getName());
-    /**
-     * How long the thread parks when it found nothing to do: the writer of 64-byte records at 1M/s
-     * moves 160 KiB in 2 ms, well inside the {@link AheadToucher#WINDOW} kept touched.
-     */
+    /** How long the thread parks between spares when it has no {@link AheadToucher}. */
     private static final long IDLE_PARK_NANOS = 2_000_000L;
     private static final VarHandle READY;
     private static final VarHandle STOPPING;
@@ -162,9 +159,11 @@ final class SegmentPretoucher implements AutoCloseable {
                 // the stop check comes after the step and before the park: an unpark from close may
                 // have been used up by a wait inside the step (file system calls, a listener), so
                 // the park must not be what notices a stop asked for before it
-                final boolean worked = prepareOne() | (ahead != null && ahead.step());
-                if (!worked && !lvStopping()) {
-                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                prepareOne();
+                final long park = ahead == null ? IDLE_PARK_NANOS : stepAhead();
+                if (!lvStopping()) {
+                    // a taken spare unparks it early
+                    LockSupport.parkNanos(this, park);
                 }
             }
         } catch (RuntimeException | Error e) {
@@ -176,6 +175,11 @@ final class SegmentPretoucher implements AutoCloseable {
                 ahead.stop();
             }
         }
+    }
+
+    private long stepAhead() {
+        ahead.step();
+        return ahead.parkNanos();
     }
 
     /** How many spares the writer has taken: read on the writer's thread (tests). */

@@ -64,4 +64,24 @@ class AheadToucherTest {
         toucher.retire(second);
         assertEquals(List.of(first, second), unmapped, "after stop the writer's retire unmaps at once");
     }
+
+    @Test
+    void parksLongerWhileTheWriterIsSlowAndShorterOnceItIsFast() {
+        toucher.follow(first, 0);
+        toucher.step();
+        assertEquals(AheadToucher.MIN_PARK_NANOS, toucher.parkNanos(), "a new segment starts from the shortest");
+        toucher.step();
+        assertEquals(AheadToucher.MIN_PARK_NANOS * 2, toucher.parkNanos(), "a writer that did not move: twice as long");
+        for (int i = 0; i < 10; i++) {
+            toucher.step();
+        }
+        assertEquals(AheadToucher.MAX_PARK_NANOS, toucher.parkNanos(), "no longer than the most");
+        // the window is 4 pages here: more than half a page since the last step is fast
+        toucher.writerAt(PAGE);
+        toucher.step();
+        assertEquals(AheadToucher.MAX_PARK_NANOS / 2, toucher.parkNanos(), "a fast writer halves it");
+        toucher.follow(second, 0);
+        toucher.step();
+        assertEquals(AheadToucher.MIN_PARK_NANOS, toucher.parkNanos(), "a new segment starts from the shortest");
+    }
 }
