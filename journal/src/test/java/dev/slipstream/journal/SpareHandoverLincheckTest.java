@@ -1,11 +1,7 @@
 package dev.slipstream.journal;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -168,19 +164,12 @@ public class SpareHandoverLincheckTest {
 
     @Test
     public void theModelCheckCatchesASparePublishedBeforeItIsTouched() {
-        assertCaught(PublishBeforeTouch.class, "Invalid execution results");
+        ModelChecks.assertCaught(options(), PublishBeforeTouch.class, "Invalid execution results");
     }
 
     @Test
     public void theModelCheckCatchesAStepThatDoesNotLookForACloseAfterPublishing() {
-        assertCaught(NoStopRecheck.class, "spare left after close");
-    }
-
-    private static void assertCaught(final Class<?> mutant, final String failure) {
-        final LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
-                () -> options().check(mutant), mutant.getSimpleName() + " must fail the model check");
-        // the failure the mutant causes, not an internal error of the checker
-        assertTrue(caught.getMessage().contains(failure), caught.getMessage());
+        ModelChecks.assertCaught(options(), NoStopRecheck.class, "spare left after close");
     }
 
     private static ModelCheckingOptions options() {
