@@ -5,12 +5,13 @@ import org.HdrHistogram.Histogram;
 import java.util.Locale;
 
 /**
- * One measured latency run: which configuration, its percentiles and the CPU it used. Written
- * as one tab-separated line so that the results runner can read it back.
+ * One measured latency run: which configuration, its percentiles and the CPU it used, written
+ * as one tab-separated line under {@link #HEADER} for the scripts that summarise the rounds.
  *
  * <pre>{@code
- * LatencyResult r = LatencyResult.parse(line);
- * double p99us = r.p99() / 1000.0;
+ * LatencyResult r = LatencyResult.of("oneway", "unicast", "slipstream", "hybrid", 10_000, histogram,
+ *         10_000.0, 900.0, 400.0, 0.02, true);
+ * out.println(r.toTsv());
  * }</pre>
  *
  * @param mode oneway or pingpong
@@ -72,23 +73,6 @@ public record LatencyResult(String mode, String topology, String impl, String st
                 fmt(achievedRate), Long.toString(p50), Long.toString(p90), Long.toString(p99), Long.toString(p999),
                 Long.toString(p9999), Long.toString(max), fmt(processCpuPerEvent), fmt(stageCpuPerEvent),
                 fmt(stageCores), Boolean.toString(checksumOk));
-    }
-
-    /** Parses a TSV line written by {@link #toTsv()}. */
-    public static LatencyResult parse(final String line) {
-        final String[] f = line.split("\t");
-        if (f.length != 17) {
-            throw new IllegalArgumentException("expected 17 tab-separated fields, got " + f.length + ": " + line);
-        }
-        return new LatencyResult(f[0], f[1], f[2], f[3], Long.parseLong(f[4]), Long.parseLong(f[5]),
-                Double.parseDouble(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
-                Long.parseLong(f[10]), Long.parseLong(f[11]), Long.parseLong(f[12]), Double.parseDouble(f[13]),
-                Double.parseDouble(f[14]), Double.parseDouble(f[15]), Boolean.parseBoolean(f[16]));
-    }
-
-    /** A short name for charts and tables, e.g. {@code slipstream/hybrid}. */
-    public String series() {
-        return impl + "/" + strategy;
     }
 
     private static String fmt(final double d) {
