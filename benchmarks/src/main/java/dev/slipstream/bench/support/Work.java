@@ -68,8 +68,8 @@ public final class Work {
     }
 
     /**
-     * Throws if a checksum does not match; the message starts with "checksum mismatch" so the
-     * results runner can find it in a JMH log.
+     * Throws if a checksum does not match; the message starts with "checksum mismatch" so a
+     * reader (or grep) finds it in a JMH log.
      *
      * @param what which topology, for the message
      * @param stage which last stage, for the message
