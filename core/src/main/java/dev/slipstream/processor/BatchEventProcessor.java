@@ -277,8 +277,6 @@ public final class BatchEventProcessor<E> implements EventProcessor {
      * is {@link #processBatch}'s; the runner only wraps it, once per batch.
      */
     private final class Steps implements Agent {
-        /** The next sequence to process; plain: only the running thread reads and writes it. */
-        private long next;
         /** The exception policy, fixed at start. */
         private ExceptionHandler<? super E> policy;
 
@@ -288,14 +286,17 @@ public final class BatchEventProcessor<E> implements EventProcessor {
             // earlier has moved the state by now, and one that comes later alerts after this clear
             barrier.clearAlert();
             policy = exceptionHandler != null ? exceptionHandler : ExceptionHandlers.logAndContinue(name);
-            // plain load: this thread is the only writer of the sequence
-            next = sequence.getPlain() + 1L;
             notifyStart(policy);
         }
 
         @Override
         public int doWork() {
-            final long next = this.next;
+            // Plain load: this thread is the only writer of the sequence. The next sequence is
+            // read back from it rather than kept in a field of this object: the sequence's line
+            // is padded and already written once per batch, while a field here would be one more
+            // store per batch to a line that objects allocated beside it may share with the
+            // producer (the cell then depended on where the allocator happened to put them).
+            final long next = sequence.getPlain() + 1L;
             final long available;
             try {
                 available = barrier.waitFor(next);
@@ -322,7 +323,6 @@ public final class BatchEventProcessor<E> implements EventProcessor {
             if (last - next >= CHASE_MIN - 1L && last - next < CHASE_MAX) {
                 letTheProducerAhead();
             }
-            this.next = last + 1L;
             // at most maxBatchSize (an int) events
             return (int) (last - next + 1L);
         }

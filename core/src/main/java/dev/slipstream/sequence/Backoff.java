@@ -103,7 +103,12 @@ public final class Backoff {
      */
     public void idle(final int workCount) {
         if (workCount > 0) {
-            attempts = 0;
+            // Stored only when it changes: a busy thread calls this after every step, and a store
+            // per step, even of the same zero, takes the line from every other core that reads an
+            // object the allocator placed beside this one (a producer, say: a cache miss per step).
+            if (attempts != 0) {
+                attempts = 0;
+            }
         } else {
             idle();
         }
