@@ -24,6 +24,9 @@ set -euo pipefail
 rounds=$1; shape=$2; wait=$3; shift 3
 sides=("$@")
 out=$(mktemp -d)
+# every side of a round runs from a jar path of the same length (see layout.sh)
+. "$(dirname "$0")/layout.sh"
+LAYOUT_DIR=$out/jars
 pass_opts=${PASS_OPTS:-"-seconds 1.5 -warmups 1 -passes 3"}
 jvm_opts=${JVM_OPTS:-"-Xms1g -Xmx1g -XX:+UseParallelGC"}
 echo "continuous $shape $wait, $rounds rounds, passes: $pass_opts, jvm: $jvm_opts"
@@ -31,8 +34,10 @@ echo "java: $(java -version 2>&1 | head -1)"
 # the median round trip of a cache line between the two CPUs, in ns
 probe() { java -cp "$1" dev.slipstream.bench.throughput.CoreToCoreProbe 20000 7 | sed -n 's/^PROBE rtt_ns=\([0-9.]*\).*/\1/p'; }
 for ((r = 1; r <= rounds; r++)); do
+    index=0
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}
+        jar=$(layout_jar "$r" "$index" "$jar"); index=$((index + 1))
         impl=${rest%%:*}; side_opts=""
         [[ $rest == *:* ]] && side_opts=$(tr ':' ' ' <<< "${rest#*:}")
         load=$(cut -d' ' -f1 /proc/loadavg)
@@ -50,6 +55,7 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+rm -rf "$LAYOUT_DIR"
 if [[ -n ${KEEP:-} ]]; then mkdir -p "$KEEP"; cp "$out"/*.log "$KEEP"/; fi
 python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
 import re, statistics, sys

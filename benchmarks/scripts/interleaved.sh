@@ -25,11 +25,16 @@ set -euo pipefail
 rounds=$1; bench=$2; wait=$3; shift 3
 sides=("$@")
 out=$(mktemp -d)
+# every side of a round runs from a jar path of the same length (see layout.sh)
+. "$(dirname "$0")/layout.sh"
+LAYOUT_DIR=$out/jars
 opts=${JMH_OPTS:-"-wi 3 -w 1s -i 3 -r 1s"}
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 | head -1)"
 for ((r = 1; r <= rounds; r++)); do
+    index=0
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}
+        jar=$(layout_jar "$r" "$index" "$jar"); index=$((index + 1))
         impl=${rest%%:*}; params=""
         if [[ $impl == *,* ]]; then
             for p in $(tr ',' ' ' <<< "${impl#*,}"); do params="$params -p $p"; done
@@ -46,6 +51,7 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+rm -rf "$LAYOUT_DIR"
 [[ -n ${KEEP:-} ]] && mkdir -p "$KEEP" && cp "$out"/* "$KEEP"/
 METRIC=${METRIC:-} SPLIT=${SPLIT:-} python3 - "$out" "$rounds" "${sides[@]}" <<'PY'
 import json, os, statistics, sys

@@ -21,11 +21,16 @@ sides=("$@")
 jar=${JAR:-benchmarks/target/benchmarks.jar}
 opts=${LATENCY_OPTS:-"--warmup-ms 1000 --measure-ms 2000"}
 out=$(mktemp -d)
+# every side of a round runs from a jar path of the same length (see layout.sh)
+. "$(dirname "$0")/layout.sh"
+LAYOUT_DIR=$out/jars
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 | head -1)"
 for ((r = 1; r <= rounds; r++)); do
+    index=0
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; impl=${rest%%:*}; wait=${rest#*:}; side_jar=$jar
         if [[ $wait == *:* ]]; then side_jar=${wait#*:}; wait=${wait%%:*}; fi
+        side_jar=$(layout_jar "$r" "$index" "$side_jar"); index=$((index + 1))
         mkdir -p "$out/$label-$r"
         # shellcheck disable=SC2086
         java -cp "$side_jar" dev.slipstream.bench.latency.LatencyMain --mode oneway --impl "$impl" \
@@ -34,6 +39,7 @@ for ((r = 1; r <= rounds; r++)); do
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+rm -rf "$LAYOUT_DIR"
 if [[ -n ${KEEP:-} ]]; then
     mkdir -p "$KEEP"
     for d in "$out"/*/; do cp "$d/latency.tsv" "$KEEP/$(basename "$d").tsv"; done

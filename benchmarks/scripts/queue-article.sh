@@ -37,6 +37,9 @@ read -r -a workloads <<< "${WORKLOADS:-EnqueueOnly DequeueOnlyEmpty Pair 50Enque
 read -r -a queues <<< "${QUEUES:-LprqQueue LscqQueue ScqQueue LinkedBlockingQueue ArrayBlockingQueue ConcurrentLinkedQueue MpmcUnboundedXaddArrayQueue MpmcArrayQueue}"
 [[ -f $jar ]] || { echo "no $jar: build it first (mvn -B -q -pl benchmarks -am package -DskipTests)"; exit 1; }
 mkdir -p "$out/raw"
+# every side of a round runs from a jar path of the same length (see layout.sh)
+. "$(dirname "$0")/layout.sh"
+LAYOUT_DIR=$(mktemp -d)
 : > "$out/load.txt"
 began=$(date +%s)
 echo "java: $(java -version 2>&1 | head -1); cpus: $(nproc); rounds $rounds, ops $ops, threads $threads, $warmups warm-up and $runs measured runs per JVM" | tee "$out/setup.txt"
@@ -50,6 +53,7 @@ for ((r = 1; r <= rounds; r++)); do
                 if [[ $side == *=* ]]; then
                     label=${side%%=*}; rest=${side#*=}; side_jar=${rest%%:*}; q=${rest#*:}
                 fi
+                side_jar=$(layout_jar "$r" "$k" "$side_jar")
                 load=$(cut -d' ' -f1 /proc/loadavg)
                 echo "round $r $t threads $w $label load $load" | tee -a "$out/load.txt"
                 log="$out/raw/$label-$w-$t-$r.txt"
@@ -60,6 +64,7 @@ for ((r = 1; r <= rounds; r++)); do
         done
     done
 done
+rm -rf "$LAYOUT_DIR"
 echo "took $(( $(date +%s) - began )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
 python3 - "$out" "$rounds" "${workloads[*]}" "${queues[@]%%=*}" <<'PY' | tee "$out/summary.md"
 import collections, os, re, statistics, sys
