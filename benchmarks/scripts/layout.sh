@@ -9,11 +9,10 @@
 # next the length changes in steps of 8 characters (8 rounds cover every offset in a cache line),
 # so every side meets the same layouts.
 layout_jar() {
-    local round=$1 index=$2 jar=$3 dir pad
+    local round=$1 index=$2 jar=$3 pad link
     pad=$(printf '%*s' $(( (round % 8) * 8 )) '' | tr ' ' x)
-    dir="$LAYOUT_DIR/r$(printf '%03d' "$round")$pad"
-    mkdir -p "$dir"
-    ln -f "$(realpath "$jar")" "$dir/$(printf '%02d' "$index").jar" 2>/dev/null \
-        || cp "$jar" "$dir/$(printf '%02d' "$index").jar"
-    echo "$dir/$(printf '%02d' "$index").jar"
+    link=$(printf '%s/r%03d%s/%02d.jar' "$LAYOUT_DIR" "$round" "$pad" "$index")
+    mkdir -p "$(dirname "$link")"
+    ln -f "$(realpath "$jar")" "$link" 2>/dev/null || cp "$jar" "$link"
+    echo "$link"
 }
