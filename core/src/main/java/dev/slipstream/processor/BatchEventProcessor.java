@@ -383,7 +383,7 @@ public final class BatchEventProcessor<E> implements EventProcessor {
         int failures = 0;
         long s = first;
         // A try around each event's call, not one around the loop: the loop with its try outside
-        // and the catches resuming it ran slower per event (docs/benchmarks/speed-study.md,
+        // and the catches resuming it ran slower per event (docs/benchmarks/history/speed-study.md,
         // eighteenth series)
         while (s <= last) {
             final E event = dataProvider.get(s);

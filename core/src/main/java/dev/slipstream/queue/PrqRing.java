@@ -380,7 +380,7 @@ final class PrqRing extends PrqRingPad2 {
      * numbers, and a closed tail (bit 63 set) is then above every head. On JDK 17 this form is
      * what makes the queue's empty poll three loads and one branch; {@code Long.compareUnsigned}
      * compiles to a three-way compare and made the same poll slower than four loads
-     * (docs/benchmarks/speed-study.md, eighteenth series).
+     * (docs/benchmarks/history/speed-study.md, eighteenth series).
      */
     static boolean isOpenAndEmpty(final long head, final long tail) {
         return (head ^ Long.MIN_VALUE) >= (tail ^ Long.MIN_VALUE);

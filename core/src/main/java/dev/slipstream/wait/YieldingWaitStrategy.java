@@ -16,7 +16,7 @@ import dev.slipstream.sequence.WaitStrategy;
  * hundred nanoseconds and a caught-up consumer soon yields, leaving the cursor's line to the
  * producer while it fills a batch. With a pause per try the consumer took events one at a time
  * and pulled the line away each time, moving fewer events per second (figures in
- * {@code docs/benchmarks/speed-study.md}). {@link BusySpinWaitStrategy} keeps the pause.
+ * {@code docs/benchmarks/history/speed-study.md}). {@link BusySpinWaitStrategy} keeps the pause.
  *
  * <pre>{@code
  * WaitStrategy waitStrategy = new YieldingWaitStrategy();      // 100 spins, then yield

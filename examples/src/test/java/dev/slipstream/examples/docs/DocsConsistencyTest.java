@@ -44,7 +44,9 @@ import org.junit.jupiter.api.Test;
  *       "plain store" has no ordered store (rows of other methods are not checked: they reach
  *       their ordering through calls, such as {@code Sequence.set});</li>
  *   <li>every relative link of README.md, CHANGELOG.md and docs/ points at a file that exists, and
- *       an anchor at a heading of that page.</li>
+ *       an anchor at a heading of that page;</li>
+ *   <li>every page {@code docs/...md} that a Java source or a benchmark script names exists (a
+ *       comment that says where a figure comes from must still lead there after a page moves).</li>
  * </ul>
  * The migration guide's first column names LMAX Disruptor's API, which is not checked. Each check
  * is also run on a page written to be wrong, to show it catches what it is for.
@@ -491,6 +493,40 @@ class DocsConsistencyTest {
         return broken;
     }
 
+    /** A page of docs/ named in code or a script, as {@code docs/benchmarks/continuous.md}. */
+    private static final Pattern DOCS_PATH = Pattern.compile("(?<![\\w/.-])docs/[\\w./-]*\\w\\.md");
+
+    /** Each {@code docs/...md} path that {@code text} names and that is not a file under {@code root}. */
+    static List<String> missingDocsPaths(final Path root, final String file, final String text) {
+        final List<String> missing = new ArrayList<>();
+        final Matcher m = DOCS_PATH.matcher(text);
+        while (m.find()) {
+            if (!Files.isRegularFile(root.resolve(m.group()))) {
+                missing.add(file + ": " + m.group() + ": no such page (moved? name where it is now)");
+            }
+        }
+        return missing;
+    }
+
+    /** Every Java source of every module (main and test) and every benchmark script. */
+    private static List<Path> codeNamingPages(final Path root) throws IOException {
+        final List<Path> files = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(root)) {
+            for (final Path module : modules.sorted().toList()) {
+                final Path src = module.resolve("src");
+                if (Files.isDirectory(src)) {
+                    try (Stream<Path> walk = Files.walk(src)) {
+                        walk.filter(f -> f.toString().endsWith(".java")).sorted().forEach(files::add);
+                    }
+                }
+            }
+        }
+        try (Stream<Path> scripts = Files.list(root.resolve("benchmarks/scripts"))) {
+            scripts.sorted().forEach(files::add);
+        }
+        return files;
+    }
+
     /** README.md, CHANGELOG.md and every Markdown page under docs/. */
     private static List<Path> linkedPages(final Path root) throws IOException {
         final List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("CHANGELOG.md")));
@@ -547,6 +583,18 @@ class DocsConsistencyTest {
     }
 
     @Test
+    void everyPageTheCodeNamesExists() throws IOException {
+        final Path root = root();
+        final List<Path> files = codeNamingPages(root);
+        assertTrue(files.stream().anyMatch(f -> f.endsWith("BatchEventProcessor.java")), "no sources found under " + root);
+        final List<String> missing = new ArrayList<>();
+        for (final Path file : files) {
+            missing.addAll(missingDocsPaths(root, root.relativize(file).toString(), read(file)));
+        }
+        assertEquals(List.of(), missing);
+    }
+
+    @Test
     void theNewChecksCatchPagesWrittenToBeWrong(@org.junit.jupiter.api.io.TempDir final Path dir) throws IOException {
         final Path root = root();
         final Map<String, List<Path>> sources = sources(root);
@@ -578,6 +626,11 @@ class DocsConsistencyTest {
         assertEquals(List.of("page.md: (gone.md): no such file", "page.md: (#no-such-section): no heading with that anchor"),
                 brokenLinks(dir, page));
         assertEquals(1, contradictions("wrong.md", "        .threadFactory(Thread::new)   // plain threads\n").size());
+        // split, so that this file does not name a missing page itself
+        final String gone = "docs/benchmarks/" + "speed-study.md";
+        assertEquals(List.of("Wrong.java: " + gone + ": no such page (moved? name where it is now)"),
+                missingDocsPaths(root, "Wrong.java", "// slower per event (" + gone + ", eighteenth"
+                        + " series); see docs/benchmarks/continuous.md and ../docs/guide/x.md"));
     }
 
     @Test
