@@ -156,6 +156,21 @@ if ! bash benchmarks/scripts/thread-times.sh "$JAVA" -Xmx256m -cp "$JAR" dev.sli
     echo "smoke: FAILED: thread-times.sh" >&2
     exit 1
 fi
+# pool-rounds.py on a kept continuous.sh output (a file of three sides, two of them paired here)
+pooled=docs/benchmarks/runs/2026-11-29-redesign-same-layouts/blocking-three-jars-16.txt
+if ! python3 benchmarks/scripts/pool-rounds.py 'unicast blocking' old=old new=head "$pooled" > "$OUT/pool.log" 2>&1 \
+        || ! grep -q '^unicast blocking: 16 rounds from 1 files$' "$OUT/pool.log" \
+        || ! grep -q '^  new/old: median of per-round ratios [0-9.]* (95% bootstrap interval [0-9.]*-[0-9.]*)' "$OUT/pool.log"; then
+    cat "$OUT/pool.log" >&2
+    echo "smoke: FAILED: pool-rounds.py" >&2
+    exit 1
+fi
+if python3 benchmarks/scripts/pool-rounds.py 'unicast blocking' old=old new=nosuchside "$pooled" > "$OUT/pool.log" 2>&1 \
+        || ! grep -q "no round of 'unicast blocking' has both old=old and new=nosuchside" "$OUT/pool.log"; then
+    cat "$OUT/pool.log" >&2
+    echo "smoke: FAILED: pool-rounds.py accepted a side that no round has" >&2
+    exit 1
+fi
 if ! "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 1000 3 > "$OUT/probe.log" 2>&1 \
         || ! grep -q '^PROBE rtt_ns=[0-9.]* samples=[0-9.]*,[0-9.]*,[0-9.]*$' "$OUT/probe.log"; then
     cat "$OUT/probe.log" >&2
@@ -168,4 +183,4 @@ if "$JAVA" -cp "$JAR" dev.slipstream.bench.throughput.CoreToCoreProbe 0 3 > "$OU
     echo "smoke: FAILED: core-to-core probe accepted a count of 0" >&2
     exit 1
 fi
-echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 8 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, a queue-article.sh and a thread-times.sh run, 1 probe run, $((SECONDS - start)) s)"
+echo "smoke: OK ($count JMH benchmarks, 6 latency runs, 8 Aeron bridge runs, $continuous continuous runs, $article article-workload runs, a queue-article.sh, a thread-times.sh and a pool-rounds.py run, 1 probe run, $((SECONDS - start)) s)"

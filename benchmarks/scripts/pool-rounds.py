@@ -21,7 +21,7 @@ import sys
 
 
 def rounds(path, cell):
-    """{round: {label: M events/s}} for every section of this cell in one file, keyed per section."""
+    """One {round: {label: M events/s}} per section of this cell in one file."""
     sections, current = [], None
     for line in open(path):
         if line.startswith("continuous "):
