@@ -17,6 +17,9 @@
 #   env KEEP:      also write every run's output into this directory
 #   env PROBE:     1 to time a cache line's round trip between the two CPUs (CoreToCoreProbe) in
 #                  its own JVM before and after every run; printed beside the run and kept in its log
+# Each side's summary shows the share of its rings' events that landed at a 16-byte boundary: it
+# sets the unicast cells' level (EventPlacement). To compare two jars on the same placement, pin
+# it on every side, once each way: SIDE:-Dbench.eventAlignment=16 and SIDE:-Dbench.eventAlignment=8.
 # Example:
 #   benchmarks/scripts/continuous.sh 7 unicast yielding \
 #       lmax=benchmarks/target/benchmarks.jar:lmax slipstream=benchmarks/target/benchmarks.jar:dsl
@@ -63,21 +66,25 @@ out, rounds, sides = sys.argv[1], int(sys.argv[2]), [s.split('=')[0] for s in sy
 def result(label, r):
     line = next(l for l in open(f"{out}/{label}-{r}.log") if l.startswith("RESULT"))
     fields = dict(kv.split("=", 1) for kv in line.split()[1:])
-    return float(fields["meps"]), fields["batch"], float(fields["bytesPerEvent"])
+    # events16: the share of the ring's events at a 16-byte boundary (absent from older jars)
+    return float(fields["meps"]), fields["batch"], float(fields["bytesPerEvent"]), float(fields.get("events16", "nan"))
 res = {s: [result(s, r) for r in range(1, rounds + 1)] for s in sides}
 for s in sides:
     meps = [x[0] for x in res[s]]
     med = statistics.median(meps)
     stages = {}
-    for _, batch, _ in res[s]:
+    for _, batch, _, _ in res[s]:
         for part in batch.split(","):
             name, value = part.split(":")
             if value != "-":
                 stages.setdefault(name, []).append(float(value))
     batches = " ".join(f"{n}:{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})" for n, v in stages.items()) or "-"
     alloc = max(x[2] for x in res[s])
+    shares = [x[3] for x in res[s] if x[3] == x[3]]
+    at16 = f"{statistics.median(shares):.2f} ({min(shares):.2f}-{max(shares):.2f})" if shares else "-"
     print(f"{s:>12}: median {med:8.2f} M events/s  slowest run {min(meps) / med:.2f}x median  "
-          f"runs {' '.join(f'{v:.1f}' for v in meps)}  mean batch {batches}  max B/event {alloc:.4f}")
+          f"runs {' '.join(f'{v:.1f}' for v in meps)}  mean batch {batches}  max B/event {alloc:.4f}"
+          f"  events at 16 B {at16}")
 def probes(label, r):
     line = next((l for l in open(f"{out}/{label}-{r}.log") if l.startswith("PROBE_NS")), None)
     return [float(x) for x in line.split()[3::2]] if line else None

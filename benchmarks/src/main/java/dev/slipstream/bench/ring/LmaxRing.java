@@ -6,6 +6,7 @@ import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
+import dev.slipstream.bench.support.EventPlacement;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.LmaxWaits;
 
@@ -32,8 +33,8 @@ public final class LmaxRing extends RingLibrary<RingBuffer<ValueEvent>, Sequence
 
     @Override
     public RingBuffer<ValueEvent> ring(final boolean multiProducer, final int size, final String wait) {
-        return multiProducer ? RingBuffer.createMultiProducer(ValueEvent::new, size, LmaxWaits.create(wait))
-                : RingBuffer.createSingleProducer(ValueEvent::new, size, LmaxWaits.create(wait));
+        return multiProducer ? RingBuffer.createMultiProducer(EventPlacement::newEvent, size, LmaxWaits.create(wait))
+                : RingBuffer.createSingleProducer(EventPlacement::newEvent, size, LmaxWaits.create(wait));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.slipstream.bench.throughput;
 
 import dev.slipstream.bench.support.BatchCount;
+import dev.slipstream.bench.support.EventPlacement;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -120,10 +121,13 @@ public final class ContinuousThroughput {
             }
             final double[] sorted = rates.clone();
             Arrays.sort(sorted);
-            System.out.printf(Locale.ROOT, "RESULT shape=%s impl=%s wait=%s meps=%.3f passes=%s batch=%s bytesPerEvent=%.4f%s%n",
+            // events16: the share of the ring's events at a 16-byte boundary (NaN without a ring),
+            // which sets the unicast cells' level (EventPlacement)
+            System.out.printf(Locale.ROOT, "RESULT shape=%s impl=%s wait=%s meps=%.3f passes=%s batch=%s bytesPerEvent=%.4f"
+                            + " events16=%.3f%s%n",
                     shape.id(), impl, wait, sorted[passes / 2] / 1e6, joinRates(rates),
                     meanBatches(names, end, measuredFrom).replace(' ', ','), allocated / (double) measuredEvents,
-                    distributions);
+                    EventPlacement.shareAtSixteen(), distributions);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.slipstream.bench.throughput;
 
 import dev.slipstream.bench.ring.SlipstreamRing;
+import dev.slipstream.bench.support.EventPlacement;
 import dev.slipstream.bench.support.Threads;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.bench.wait.SlipWaits;
@@ -35,7 +36,7 @@ public final class DslTopology extends AbstractTopology {
     /** Builds the pipeline; no thread runs until {@link #start()}. */
     public DslTopology(final Shape shape, final String wait, final int ringSize) {
         super(shape, "slipstream-dsl");
-        final Slipstream.Builder<ValueEvent> builder = Slipstream.builder(ValueEvent::new);
+        final Slipstream.Builder<ValueEvent> builder = Slipstream.builder(EventPlacement::newEvent);
         final ProducerWaitStrategy producerWait = SlipWaits.producerWait();
         if (producerWait != null) {
             builder.producerWaitStrategy(producerWait);

@@ -1,5 +1,6 @@
 package dev.slipstream.bench.wait;
 
+import dev.slipstream.bench.support.EventPlacement;
 import dev.slipstream.bench.support.ValueEvent;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
@@ -41,10 +42,10 @@ public final class SlipWaits {
     public static RingBuffer<ValueEvent> ring(final boolean multi, final int ringSize, final WaitStrategy wait) {
         final ProducerWaitStrategy producerWait = producerWait();
         if (producerWait == null) {
-            return multi ? RingBuffer.createMultiProducer(ValueEvent::new, ringSize, wait)
-                    : RingBuffer.createSingleProducer(ValueEvent::new, ringSize, wait);
+            return multi ? RingBuffer.createMultiProducer(EventPlacement::newEvent, ringSize, wait)
+                    : RingBuffer.createSingleProducer(EventPlacement::newEvent, ringSize, wait);
         }
-        return RingBuffer.create(multi ? ProducerType.MULTI : ProducerType.SINGLE, ValueEvent::new, ringSize, wait,
+        return RingBuffer.create(multi ? ProducerType.MULTI : ProducerType.SINGLE, EventPlacement::newEvent, ringSize, wait,
                 producerWait);
     }
 

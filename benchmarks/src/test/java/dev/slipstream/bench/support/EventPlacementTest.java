@@ -1,0 +1,61 @@
+package dev.slipstream.bench.support;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jol.vm.VM;
+
+class EventPlacementTest {
+    private static final int EVENTS = 10_000;
+
+    @Test
+    void sixteenPutsEveryEventAtASixteenByteBoundary() {
+        final EventPlacement placement = new EventPlacement(EventPlacement.Mode.SIXTEEN);
+        final ValueEvent[] events = make(placement);
+        for (ValueEvent e : events) {
+            assertEquals(0L, VM.current().addressOf(e) & 15L);
+        }
+        assertEquals(1.0, placement.sixteenShare());
+    }
+
+    @Test
+    void eightPastPutsEveryEventEightBytesPastOne() {
+        final EventPlacement placement = new EventPlacement(EventPlacement.Mode.EIGHT_PAST);
+        final ValueEvent[] events = make(placement);
+        for (ValueEvent e : events) {
+            assertEquals(8L, VM.current().addressOf(e) & 15L);
+        }
+        assertEquals(0.0, placement.sixteenShare());
+    }
+
+    @Test
+    void naturalCountsWhereTheEventsLanded() {
+        final EventPlacement placement = new EventPlacement(EventPlacement.Mode.NATURAL);
+        assertTrue(Double.isNaN(placement.sixteenShare()), "no event made yet");
+        final ValueEvent[] events = make(placement);
+        long atSixteen = 0;
+        for (ValueEvent e : events) {
+            atSixteen += (VM.current().addressOf(e) & 15L) == 0L ? 1 : 0;
+        }
+        assertEquals(atSixteen / (double) EVENTS, placement.sixteenShare());
+    }
+
+    @Test
+    void aModeNobodyKnowsIsRefusedWithTheOnesAccepted() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EventPlacement.mode("32"));
+        assertEquals("bench.eventAlignment must be natural, 16 or 8, got '32'", e.getMessage());
+        assertEquals(EventPlacement.Mode.SIXTEEN, EventPlacement.mode(" 16 "));
+        assertEquals(EventPlacement.Mode.NATURAL, EventPlacement.mode("Natural"));
+    }
+
+    private static ValueEvent[] make(final EventPlacement placement) {
+        final ValueEvent[] events = new ValueEvent[EVENTS];
+        for (int i = 0; i < EVENTS; i++) {
+            events[i] = placement.next();
+        }
+        return events;
+    }
+}
