@@ -18,7 +18,7 @@
 #   env PROBE:     1 to time a cache line's round trip between the two CPUs (CoreToCoreProbe) in
 #                  its own JVM before and after every run; printed beside the run and kept in its log
 # Each side's summary shows the share of its rings' events that landed at a 16-byte boundary: it
-# sets the unicast cells' level (EventPlacement). To compare two jars on the same placement, pin
+# sets the unicast blocking cell's level (EventPlacement). To compare two jars on the same placement, pin
 # it on every side, once each way: SIDE:-Dbench.eventAlignment=16 and SIDE:-Dbench.eventAlignment=8.
 # Example:
 #   benchmarks/scripts/continuous.sh 7 unicast yielding \

@@ -9,8 +9,9 @@ import org.openjdk.jol.vm.VM;
  *
  * <p>Why it matters: a {@link ValueEvent} takes 48 bytes, four events to three 64-byte lines, and a
  * ring fills its slots one event after another, so the first event's address modulo 16 decides
- * how every event lies across the lines. The unicast cells run at two levels that follow it, the
- * faster with the events at 16-byte boundaries, whatever the code (the figures are in
+ * how every event lies across the lines. Slipstream's unicast blocking cell runs at two levels
+ * that follow it, the faster with the events at 16-byte boundaries, whatever the code (the
+ * figures are in
  * {@code docs/benchmarks/continuous.md}). Where they land is decided by everything
  * the JVM allocated before the ring, down to the length of the class path, so two jars compared
  * "like for like" can draw different levels. This factory counts where each event lands

@@ -122,7 +122,7 @@ public final class ContinuousThroughput {
             final double[] sorted = rates.clone();
             Arrays.sort(sorted);
             // events16: the share of the ring's events at a 16-byte boundary (NaN without a ring),
-            // which sets the unicast cells' level (EventPlacement)
+            // which sets the unicast blocking cell's level (EventPlacement)
             System.out.printf(Locale.ROOT, "RESULT shape=%s impl=%s wait=%s meps=%.3f passes=%s batch=%s bytesPerEvent=%.4f"
                             + " events16=%.3f%s%n",
                     shape.id(), impl, wait, sorted[passes / 2] / 1e6, joinRates(rates),
