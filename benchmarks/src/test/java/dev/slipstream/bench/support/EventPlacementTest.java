@@ -5,29 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.openjdk.jol.vm.VM;
 
 class EventPlacementTest {
     private static final int EVENTS = 10_000;
 
-    @Test
-    void sixteenPutsEveryEventAtASixteenByteBoundary() {
-        final EventPlacement placement = new EventPlacement(EventPlacement.Mode.SIXTEEN);
-        final ValueEvent[] events = make(placement);
-        for (ValueEvent e : events) {
-            assertEquals(0L, VM.current().addressOf(e) & 15L);
+    @ParameterizedTest
+    @CsvSource({"SIXTEEN, 0, 1.0", "EIGHT_PAST, 8, 0.0"})
+    void aPinPutsEveryEventWhereItSays(final EventPlacement.Mode mode, final long remainder, final double share) {
+        final EventPlacement placement = new EventPlacement(mode);
+        for (ValueEvent e : make(placement)) {
+            assertEquals(remainder, VM.current().addressOf(e) & 15L, "address modulo 16 under " + mode);
         }
-        assertEquals(1.0, placement.sixteenShare());
-    }
-
-    @Test
-    void eightPastPutsEveryEventEightBytesPastOne() {
-        final EventPlacement placement = new EventPlacement(EventPlacement.Mode.EIGHT_PAST);
-        final ValueEvent[] events = make(placement);
-        for (ValueEvent e : events) {
-            assertEquals(8L, VM.current().addressOf(e) & 15L);
-        }
-        assertEquals(0.0, placement.sixteenShare());
+        assertEquals(share, placement.sixteenShare());
     }
 
     @Test
