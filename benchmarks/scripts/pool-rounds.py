@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Pools the rounds of several continuous.sh outputs of one cell, for a cell whose runs fall in
-modes (unicast with blocking waits: each JVM settles at about 25, 35 or 50 M events/s), where the
-median of one run's 16-32 per-round ratios moves by more than the difference being asked about.
+modes (unicast with blocking waits: each JVM settles at about 30 or 55 M events/s, as its ring's
+events landed; see EventPlacement), where the median of one run's 16-32 per-round ratios moves by
+more than the difference being asked about.
 
 Usage: benchmarks/scripts/pool-rounds.py 'SHAPE WAIT' BASE=LABEL[,LABEL...] OTHER=LABEL[,LABEL...] FILE...
   Reads every section "continuous SHAPE WAIT" of each FILE (output of continuous.sh, several
-  cells per file allowed) and pairs, round by round, the run of a BASE label with the run of an
+  cells per file allowed; long and 20M-event passes of one cell are pooled alike, so keep them
+  in separate files) and pairs, round by round, the run of a BASE label with the run of an
   OTHER label of the same round (a side may carry another label in another file: new,head).
   Prints both sides' median over all pooled runs, the share of runs at or above FAST M events/s
   (env FAST, default 45), the median of the per-round ratios OTHER/BASE and its 95% bootstrap
