@@ -70,7 +70,9 @@ final class Lifecycle {
     }
 
     List<StageFailure> failures() {
-        return List.copyOf(failures);
+        // polled on hot paths (a clustered service checks its pipeline every duty cycle): with
+        // no failure, answer the shared empty list; copying the array would allocate each call
+        return failures.isEmpty() ? List.of() : List.copyOf(failures);
     }
 
     StageFailure firstFailure() {

@@ -361,9 +361,10 @@ public final class Slipstream<E> implements ForwardingEventSink<E>, AutoCloseabl
     }
 
     /**
-     * Stages that failed, in order, at any time; the first one stopped the pipeline.
+     * Stages that failed, in order, at any time; the first one stopped the pipeline. Cheap to
+     * poll: with no failure it allocates nothing.
      *
-     * @return the failures, empty if none
+     * @return an unmodifiable copy of the failures, empty if none
      */
     public List<StageFailure> failures() {
         return run.lifecycle().failures();
