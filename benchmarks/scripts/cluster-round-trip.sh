@@ -30,6 +30,8 @@
 #   env FAST_REPLIES  on (default: echo, pipeline), off (echo, pipeline-off) or both (echo,
 #                 pipeline, pipeline-off, interleaved in every round)
 #   env OUT       where the raw RESULT lines go (default a temporary file, printed at the start)
+#   env JAR_BASE  a benchmarks jar of an earlier build: adds pipeline-base (the pipeline, fast
+#                 replies on, from that jar) to every round, to compare a change side by side
 # Run time with the defaults: about 8 minutes (7 rounds x 2 rates x 2 implementations x ~16 s);
 # FAST_REPLIES=both: about 12 minutes.
 set -euo pipefail
@@ -46,6 +48,11 @@ case ${FAST_REPLIES:-on} in
     both) impls="echo pipeline pipeline-off" ;;
     *) echo "FAST_REPLIES must be on, off or both, was '${FAST_REPLIES}'" >&2; exit 1 ;;
 esac
+jar_base=${JAR_BASE:-}
+if [[ -n $jar_base ]]; then
+    [[ -f $jar_base ]] || { echo "JAR_BASE $jar_base is not a file" >&2; exit 1; }
+    impls="$impls pipeline-base"
+fi
 nimpls=$(wc -w <<< "$impls")
 out=${OUT:-$(mktemp /tmp/cluster-round-trip.XXXXXX)}
 [[ -f $jar ]] || { echo "no $jar: build it with mvn -B -q -pl benchmarks -am package -DskipTests" >&2; exit 1; }
@@ -58,6 +65,7 @@ planned=$((runs * (warmup + seconds + 3)))
 {
     echo "# cluster-round-trip: $(date -u +%FT%TZ), rounds $rounds, rates $rates, warm-up $warmup s, measured $seconds s,"\
         "stages $stages, implementations $impls, extra '${extra}'"
+    [[ -z $jar_base ]] || echo "# pipeline-base from $jar_base"
     echo "# planned: $runs runs, about $((planned / 60)) min $((planned % 60)) s"
     echo "# java: $(java -version 2>&1 | head -1); cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo || true)"
     echo "# uptime: $(uptime)"
@@ -65,15 +73,16 @@ planned=$((runs * (warmup + seconds + 3)))
 echo "raw results: $out"
 failed=0
 run() {   # round, impl, rate
-    local round=$1 impl=$2 rate=$3 log options
+    local round=$1 impl=$2 rate=$3 log options run_jar=$jar
     echo "# round $round $impl rate $rate: load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
     case $impl in
         pipeline-off) options="--impl pipeline --fast-replies off" ;;
         pipeline) options="--impl pipeline --fast-replies on" ;;
+        pipeline-base) options="--impl pipeline --fast-replies on"; run_jar=$jar_base ;;
         *) options="--impl $impl" ;;
     esac
     # shellcheck disable=SC2086
-    log=$(java -Xms512m -Xmx512m --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$jar" \
+    log=$(java -Xms512m -Xmx512m --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$run_jar" \
         dev.slipstream.bench.cluster.ClusterRoundTripBench $options --rate "$rate" --seconds "$seconds" \
         --warmup "$warmup" --stages "$stages" $extra 2>&1) || { failed=1; echo "# round $round $impl rate $rate FAILED" | tee -a "$out"; }
     grep '^FAILED' <<< "$log" | sed "s/^/# round $round $impl rate $rate /" | tee -a "$out" || true
@@ -101,7 +110,7 @@ def spread(vals):
     return f"{statistics.median(vals):>9,.1f} ({min(vals):,.1f}-{max(vals):,.1f})"
 for rate in sorted({r for (_, r, _) in rows}):
     print(f"\nrate {rate:,} commands/s: median (min-max) over rounds; latency in us from the intended send time")
-    impls = [i for i in ("echo", "pipeline", "pipeline-off") if any(k[0] == i and k[1] == rate for k in rows)]
+    impls = [i for i in ("echo", "pipeline", "pipeline-off", "pipeline-base") if any(k[0] == i and k[1] == rate for k in rows)]
     for impl in impls:
         cells = []
         for fig, name in (("p50", "p50"), ("p99", "p99"), ("p999", "p99.9"), ("achieved", "achieved/s")):

@@ -53,7 +53,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * JVM, with their own directories and ports, each command committed by a majority of them),
  * {@code --fast-replies on|off} (pipeline, default on: the leader also sends ready replies from
  * {@code doBackgroundWork}; off, a reply made after its command's callback leaves on the next
- * log callback).
+ * log callback), {@code --client-driver own|member} (the client's media driver: one of its own,
+ * the default, as on a machine of its own; or member 0's, which takes a busy agent off the
+ * cores when the client and the members share them).
  * The members' agents back off (spin, yield, park up to 1 ms), as
  * {@link ClusterMember} sets them. Prints {@code RESULT impl=.. rate=.. figure=F value=V ...}
  * for F in p50, p90, p99, p999, max (microseconds) and achieved (answers per second).
@@ -101,16 +103,23 @@ public final class ClusterRoundTripBench {
                 members[i] = ClusterMember.start(o.timers.equals("heap") ? config.withPriorityHeapTimers()
                         : config.withTimerWheelTick(Duration.ofMillis(o.tickMs)), service);
             }
-            clientDriver = MediaDriver.launch(new MediaDriver.Context()
-                    .aeronDirectoryName(dir.resolve("client-driver").toString())
-                    .threadingMode(ThreadingMode.SHARED)
-                    .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
-                    .termBufferSparseFile(true)
-                    .dirDeleteOnStart(true)
-                    .dirDeleteOnShutdown(true));
+            final String clientDirectory;
+            if (o.clientDriver.equals("member")) {
+                // ClusterMember keeps its media driver's directory at baseDir/aeron
+                clientDirectory = members[0].config().baseDir().resolve("aeron").toAbsolutePath().toString();
+            } else {
+                clientDriver = MediaDriver.launch(new MediaDriver.Context()
+                        .aeronDirectoryName(dir.resolve("client-driver").toString())
+                        .threadingMode(ThreadingMode.SHARED)
+                        .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
+                        .termBufferSparseFile(true)
+                        .dirDeleteOnStart(true)
+                        .dirDeleteOnShutdown(true));
+                clientDirectory = clientDriver.aeronDirectoryName();
+            }
             final String endpoints = members[0].config().clusterMembers().ingressEndpoints();
-            sender = o.impl.equals("echo") ? new EchoSender(clientDriver.aeronDirectoryName(), endpoints, answers)
-                    : new PipelineSender(clientDriver.aeronDirectoryName(), endpoints, answers);
+            sender = o.impl.equals("echo") ? new EchoSender(clientDirectory, endpoints, answers)
+                    : new PipelineSender(clientDirectory, endpoints, answers);
             start = run(o, sender, answers);
         } finally {
             CloseHelper.quietClose(sender);
@@ -157,10 +166,10 @@ public final class ClusterRoundTripBench {
     private static void report(final Options o, final Answers answers, final long start) {
         final Histogram h = answers.histogram;
         final String tags = String.format(Locale.ROOT, " stages=%s timers=%s tick=%s ring-wait=%s client-idle=%s"
-                        + " members=%d fast-replies=%s count=%d",
+                        + " members=%d fast-replies=%s client-driver=%s count=%d",
                 o.impl.equals("echo") ? "-" : Integer.toString(o.stages), o.timers, o.timers.equals("heap") ? "-" : o.tickMs + "ms", o.impl.equals("echo") ? "-" : o.ringWaitName,
                 o.clientIdleName, o.members, o.impl.equals("echo") ? "-" : o.fastReplies ? "on" : "off",
-                h.getTotalCount());
+                o.clientDriver, h.getTotalCount());
         final double measuredSeconds = (answers.lastAnswerNanos - (start + o.warmupCommands()
                 * (TimeUnit.SECONDS.toNanos(1) / o.rate))) / 1e9;
         final String[] figures = {"p50", "p90", "p99", "p999", "max"};

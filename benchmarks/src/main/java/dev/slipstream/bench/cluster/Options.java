@@ -25,7 +25,8 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  */
 final class Options {
     private static final Set<String> NAMES = Set.of("impl", "rate", "seconds", "warmup", "stages", "ring-wait",
-            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies");
+            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies",
+            "client-driver");
     final String impl;
     final int rate;
     final int seconds;
@@ -41,6 +42,11 @@ final class Options {
     final int members;
     /** The pipeline's leader sends replies from doBackgroundWork too ({@code --fast-replies on}, the default). */
     final boolean fastReplies;
+    /**
+     * The client's media driver: {@code own} (the default), a driver of its own as on a client
+     * machine, or {@code member}, member 0's driver, one agent fewer on the cores.
+     */
+    final String clientDriver;
 
     private Options(final Map<String, String> o) {
         impl = oneOf(o, "impl", "pipeline", "echo", "pipeline");
@@ -66,6 +72,7 @@ final class Options {
         port = positive(o, "port", 22300);
         members = positive(o, "members", 1);
         fastReplies = oneOf(o, "fast-replies", "on", "on", "off").equals("on");
+        clientDriver = oneOf(o, "client-driver", "own", "own", "member");
         if (members % 2 == 0) {
             throw new IllegalArgumentException("--members must be odd (a majority must be able to commit), was "
                     + members);

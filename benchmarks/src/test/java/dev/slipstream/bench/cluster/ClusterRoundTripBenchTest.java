@@ -80,6 +80,10 @@ class ClusterRoundTripBenchTest {
         assertFalse(Options.parse(new String[] {"--fast-replies", "off"}).fastReplies);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--fast-replies",
             "no"})).getMessage().contains("--fast-replies must be one of on, off"));
+        assertEquals("own", o.clientDriver, "the client has a media driver of its own by default");
+        assertEquals("member", Options.parse(new String[] {"--client-driver", "member"}).clientDriver);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(new String[] {"--client-driver",
+            "shared"})).getMessage().contains("--client-driver must be one of own, member"));
     }
 
     @Test
