@@ -25,8 +25,7 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  */
 final class Options {
     private static final Set<String> NAMES = Set.of("impl", "rate", "seconds", "warmup", "stages", "ring-wait",
-            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies",
-            "client-driver");
+            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies", "client-driver");
     final String impl;
     final int rate;
     final int seconds;
