@@ -164,7 +164,7 @@ public class AheadToucherLincheckTest {
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 30)
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 15)
                 .invocationsPerIteration(1_000)
                 .threads(2)
                 .actorsPerThread(3)

@@ -174,7 +174,7 @@ public class SpareHandoverLincheckTest {
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 30)
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 15)
                 .invocationsPerIteration(1_000)
                 .threads(3)
                 .actorsPerThread(2)

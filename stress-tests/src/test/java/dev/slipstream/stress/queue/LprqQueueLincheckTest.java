@@ -16,7 +16,8 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void modelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(30)
+                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -44,7 +45,8 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void ringOfTwoModelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(30)
+                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(2)

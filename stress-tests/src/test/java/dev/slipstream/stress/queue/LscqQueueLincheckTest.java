@@ -17,7 +17,8 @@ public class LscqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void modelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(30)
+                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -45,7 +46,8 @@ public class LscqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void orderOneModelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(20)
+                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 20 : 10)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)

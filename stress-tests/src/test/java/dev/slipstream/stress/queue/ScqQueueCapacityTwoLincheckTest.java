@@ -51,7 +51,8 @@ public class ScqQueueCapacityTwoLincheckTest {
     @Test
     public void singleProducerSingleConsumerModelChecking() {
         FifoQueueOperations.modelChecking(FifoSpecs.BoundedTwo.class)
-                .iterations(30)
+                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)

@@ -78,7 +78,8 @@ public class QueueOfferShutdownLincheckTest {
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(10)
+                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 10 : 5)
                 .invocationsPerIteration(250)
                 .threads(3)
                 .actorsPerThread(2)
