@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.queue.LprqReservationOrderLincheckTest;
+import java.util.List;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -13,7 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Proof that {@link LprqQueueLincheckTest}'s model check can fail: the same check, run against
  * {@link MutantLprqQueue} (the production algorithm with one check removed), reports a
- * non-linearizable execution.
+ * non-linearizable execution. Three mutants the random scenarios reach slowly, and the order bug,
+ * are model-checked on the scenario that exposes each, and the copy without a mutation passes
+ * those scenarios.
  */
 public class LprqMutantLincheckTest {
 
@@ -93,6 +98,13 @@ public class LprqMutantLincheckTest {
         }
     }
 
+    /** Rings of two cells, no mutation. */
+    public static class Unmutated extends MutantOperations {
+        public Unmutated() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.NONE, 2));
+        }
+    }
+
     /** Rings of two cells that start unsafe, no mutation: the unsafe start alone is correct. */
     public static class UnsafeStartUnmutated extends MutantOperations {
         public UnsafeStartUnmutated() {
@@ -116,8 +128,8 @@ public class LprqMutantLincheckTest {
 
     @Test
     public void theModelCheckCatchesADequeuerThatTakesAnOlderLapsElement() {
-        final LincheckAssertionError e =
-                assertThrows(LincheckAssertionError.class, () -> modelCheck(TakeWithoutEpochCheck.class));
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
+                () -> modelCheckScenario(TakeWithoutEpochCheck.class, olderLapTaken(), REPRODUCING_INVOCATIONS));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 
@@ -144,45 +156,107 @@ public class LprqMutantLincheckTest {
 
     @Test
     public void theModelCheckCatchesAPollThatEndsOnAnEmptyClosedRing() {
-        final LincheckAssertionError e =
-                assertThrows(LincheckAssertionError.class, () -> modelCheck(EmptyClosedRingEndsPoll.class));
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
+                () -> modelCheckScenario(EmptyClosedRingEndsPoll.class, pollPastAClosedRing(),
+                        REPRODUCING_INVOCATIONS));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 
     @Test
     public void theModelCheckCatchesAnEnqueuerThatChecksTheHeadOnlyBeforeItsReservation() {
-        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
-                () -> modelCheck(HeadCheckedOnlyBeforeReservation.class));
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelCheckScenario(
+                HeadCheckedOnlyBeforeReservation.class, headMovedDuringAReservation(), REPRODUCING_INVOCATIONS));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 
     /** Enough for the model checker to reach the bad execution on the mutant (it stops there). */
     private static final int REPRODUCING_INVOCATIONS = 50_000;
+    /** Interleavings of each exposing scenario that the copy without a mutation passes. */
+    private static final int UNMUTATED_INVOCATIONS = 2_000;
 
-    private static void modelCheckReservationScenario(final Class<?> subject, final int invocations) {
+    private static void modelCheckScenario(final Class<?> subject, final ExecutionScenario scenario,
+            final int invocations) {
         FifoQueueOperations.modelChecking(FifoSpecs.Unbounded.class)
                 .iterations(0)
                 .invocationsPerIteration(invocations)
-                // the scenario of the order bug, described where it runs on the production queue
-                .addCustomScenario(LprqReservationOrderLincheckTest.reservationNulledByAnOlderLap(MutantOperations.class))
+                .addCustomScenario(scenario)
                 .check(subject);
+    }
+
+    /** The scenario of the order bug, described where it runs on the production queue. */
+    private static ExecutionScenario reservationNulledByAnOlderLap() {
+        return LprqReservationOrderLincheckTest.reservationNulledByAnOlderLap(MutantOperations.class);
+    }
+
+    // The scenarios below are the ones the random model check (modelCheck) reported, shrunk, for
+    // the mutants it took longest to reach (20 to 50 s each): run alone, each exposes its mutant
+    // in a few thousand interleavings.
+
+    /** A poll that sees an empty slot of the first lap while an offer of the second is under way. */
+    private static ExecutionScenario olderLapTaken() {
+        return scenario(List.of(offer(5)),
+                List.of(List.of(poll()), List.of(poll()), List.of(offer(4))),
+                List.of(offer(5), poll()));
+    }
+
+    /** Two producers and a consumer on cells that start unsafe, the consumer reaching the tail. */
+    private static ExecutionScenario headMovedDuringAReservation() {
+        return scenario(List.of(),
+                List.of(List.of(offer(4)), List.of(offer(6), offer(7)), List.of(poll(), poll())),
+                List.of(poll(), poll()));
+    }
+
+    /** A full first ring closed by an offer while two consumers empty it. */
+    private static ExecutionScenario pollPastAClosedRing() {
+        return scenario(List.of(offer(5), offer(6)),
+                List.of(List.of(poll()), List.of(poll(), poll()), List.of(offer(4))),
+                List.of(poll()));
+    }
+
+    private static ExecutionScenario scenario(final List<Actor> before, final List<List<Actor>> parallel,
+            final List<Actor> after) {
+        return new ExecutionScenario(before, parallel, after, null);
+    }
+
+    private static Actor offer(final int element) {
+        try {
+            return new Actor(MutantOperations.class.getMethod("offer", int.class), List.of(element));
+        } catch (final NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Actor poll() {
+        try {
+            return new Actor(MutantOperations.class.getMethod("poll"), List.of());
+        } catch (final NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test
     public void theModelCheckCatchesADequeuerThatNullsAnotherPositionsReservation() {
         final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
-                () -> modelCheckReservationScenario(OlderLapNullsReservation.class, REPRODUCING_INVOCATIONS));
+                () -> modelCheckScenario(OlderLapNullsReservation.class, reservationNulledByAnOlderLap(),
+                        REPRODUCING_INVOCATIONS));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
     }
 
-    // The two checks below show that the copy without its mutation passes: they cannot stop early
+    // The checks below show that the copy without its mutation passes: they cannot stop early
     // at a failure, so they run fewer scenarios than the proofs (which stop at the first failure);
     // the production queue has its own full model checks (LprqQueueLincheckTest,
     // LprqReservationOrderLincheckTest).
 
     @Test
     public void theUnmutatedCopyPassesTheReservationScenario() {
-        modelCheckReservationScenario(UnsafeStartUnmutated.class, 5_000);
+        modelCheckScenario(UnsafeStartUnmutated.class, reservationNulledByAnOlderLap(), 5_000);
+    }
+
+    @Test
+    public void theUnmutatedCopyPassesTheScenariosThatExposeTheOtherMutants() {
+        modelCheckScenario(Unmutated.class, olderLapTaken(), UNMUTATED_INVOCATIONS);
+        modelCheckScenario(UnsafeStartUnmutated.class, headMovedDuringAReservation(), UNMUTATED_INVOCATIONS);
+        modelCheckScenario(Unmutated.class, pollPastAClosedRing(), UNMUTATED_INVOCATIONS);
     }
 
     @Test
