@@ -5,8 +5,12 @@
 #
 # 1. Every JMH benchmark in benchmarks.jar runs once: one fork, no warm-up, one 200 ms iteration,
 #    one wait strategy (-p wait=yielding), failing on the first error (-foe true), so a checksum
-#    mismatch (thrown inside a benchmark) fails the script.
-# 2. The JSON result must hold at least one result for every benchmark that `-l` lists.
+#    mismatch (thrown inside a benchmark) fails the script. The one-queue shapes
+#    (QueueShapesOneThread, QueueShapesTwoThreads) run every queue in `pair` only and the
+#    default queue (LprqQueue) in their other shapes: each shape's code is the same for every
+#    queue, and each queue's set-up is the same for every shape, so the 70 JVMs of the other
+#    pairs would check nothing more.
+# 2. The JSON results must hold at least one result for every benchmark that `-l` lists.
 # 3. One tiny latency run per implementation (one-way pipeline and ping-pong) must exit 0 and
 #    write its percentile line and .hlog file.
 # 4. One tiny run of the Aeron bridge benchmark per implementation (raw, bridge), mode
@@ -49,17 +53,24 @@ echo "smoke: running $count JMH benchmarks once each"
 
 # The smoke run measures nothing, so it does not wait for JMH's machine-wide lock (another
 # benchmark may be running on a shared CI machine).
-# shellcheck disable=SC2086
-if ! "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" -f 1 -wi 0 -i 1 -r 200ms -foe true -p wait=yielding \
-        -jvmArgsAppend "-Xms256m -Xmx256m -Dbench.timeoutSeconds=60" \
-        -rf json -rff "$OUT/smoke.json" ${SMOKE_JMH_ARGS:-} 'dev\.slipstream\.bench\.' > "$OUT/jmh.log" 2>&1; then
-    grep -E 'checksum mismatch|Exception|Error' "$OUT/jmh.log" | head -20 >&2 || true
-    echo "smoke: FAILED: a JMH benchmark failed (log: $OUT/jmh.log)" >&2
-    [[ -n "${SMOKE_OUT:-}" ]] || tail -40 "$OUT/jmh.log" >&2
-    exit 1
-fi
+jmh_once() {   # name (of the JSON and log files), then more JMH arguments
+    local name=$1
+    shift
+    # shellcheck disable=SC2086
+    if ! "$JAVA" -Djmh.ignoreLock=true -jar "$JAR" -f 1 -wi 0 -i 1 -r 200ms -foe true -p wait=yielding \
+            -jvmArgsAppend "-Xms256m -Xmx256m -Dbench.timeoutSeconds=60" \
+            -rf json -rff "$OUT/$name.json" ${SMOKE_JMH_ARGS:-} "$@" > "$OUT/$name.log" 2>&1; then
+        grep -E 'checksum mismatch|Exception|Error' "$OUT/$name.log" | head -20 >&2 || true
+        echo "smoke: FAILED: a JMH benchmark failed (log: $OUT/$name.log)" >&2
+        [[ -n "${SMOKE_OUT:-}" ]] || tail -40 "$OUT/$name.log" >&2
+        exit 1
+    fi
+}
+other_shapes='dev\.slipstream\.bench\.queue\.QueueShapes(OneThread|TwoThreads)\.(dequeueOnlyEmpty|enqueueOnly|mixed[0-9]+)$'
+jmh_once jmh 'dev\.slipstream\.bench\.' -e "$other_shapes"
+jmh_once jmh-shapes "$other_shapes" -p impl=LprqQueue
 
-grep -o '"benchmark" : "[^"]*"' "$OUT/smoke.json" | sed 's/.*: "\(.*\)"/\1/' | sort -u > "$OUT/ran.txt"
+cat "$OUT/jmh.json" "$OUT/jmh-shapes.json" | grep -o '"benchmark" : "[^"]*"' | sed 's/.*: "\(.*\)"/\1/' | sort -u > "$OUT/ran.txt"
 missing=$(comm -23 "$OUT/expected.txt" "$OUT/ran.txt")
 if [[ -n "$missing" ]]; then
     echo "smoke: FAILED: no result for:" >&2
