@@ -189,24 +189,24 @@ public class LprqMutantLincheckTest {
     }
 
     // The scenarios below are the ones the random model check (modelCheck) reported, shrunk, for
-    // the mutants it took longest to reach (20 to 50 s each): run alone, each exposes its mutant
-    // in a few thousand interleavings.
+    // the mutants it took longest to reach (20 to 50 s each on two cores); run alone, each exposes
+    // its mutant in under two seconds.
 
-    /** A poll that sees an empty slot of the first lap while an offer of the second is under way. */
+    /** One element queued; two polls race an offer; then an offer and a poll. */
     private static ExecutionScenario olderLapTaken() {
         return scenario(List.of(offer(5)),
                 List.of(List.of(poll()), List.of(poll()), List.of(offer(4))),
                 List.of(offer(5), poll()));
     }
 
-    /** Two producers and a consumer on cells that start unsafe, the consumer reaching the tail. */
+    /** An empty queue; one offer, two offers and two polls race; then two polls. */
     private static ExecutionScenario headMovedDuringAReservation() {
         return scenario(List.of(),
                 List.of(List.of(offer(4)), List.of(offer(6), offer(7)), List.of(poll(), poll())),
                 List.of(poll(), poll()));
     }
 
-    /** A full first ring closed by an offer while two consumers empty it. */
+    /** Two elements queued (a full ring of two cells); three polls race an offer; then a poll. */
     private static ExecutionScenario pollPastAClosedRing() {
         return scenario(List.of(offer(5), offer(6)),
                 List.of(List.of(poll()), List.of(poll(), poll()), List.of(offer(4))),
