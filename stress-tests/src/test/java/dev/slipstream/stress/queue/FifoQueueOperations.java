@@ -1,6 +1,8 @@
 package dev.slipstream.stress.queue;
 
+import java.util.List;
 import java.util.Queue;
+import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -56,5 +58,35 @@ abstract class FifoQueueOperations {
      */
     static StressOptions stress(final Class<?> specification) {
         return new StressOptions().sequentialSpecification(specification);
+    }
+
+    /**
+     * An {@code offer} in a hand-written scenario.
+     *
+     * @param operations the class whose public {@code offer(int)} the model checker calls
+     * @param element the element offered
+     * @return the actor
+     */
+    static Actor offerActor(final Class<?> operations, final int element) {
+        return actor(operations, "offer", List.of(element), int.class);
+    }
+
+    /**
+     * A {@code poll} in a hand-written scenario.
+     *
+     * @param operations the class whose public {@code poll()} the model checker calls
+     * @return the actor
+     */
+    static Actor pollActor(final Class<?> operations) {
+        return actor(operations, "poll", List.of());
+    }
+
+    private static Actor actor(final Class<?> operations, final String name, final List<?> arguments,
+            final Class<?>... parameterTypes) {
+        try {
+            return new Actor(operations.getMethod(name, parameterTypes), arguments);
+        } catch (final NoSuchMethodException e) {
+            throw new AssertionError(operations.getName() + " has no public " + name + " operation", e);
+        }
     }
 }

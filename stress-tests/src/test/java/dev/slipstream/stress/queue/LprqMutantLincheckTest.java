@@ -219,19 +219,11 @@ public class LprqMutantLincheckTest {
     }
 
     private static Actor offer(final int element) {
-        try {
-            return new Actor(MutantOperations.class.getMethod("offer", int.class), List.of(element));
-        } catch (final NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
+        return FifoQueueOperations.offerActor(MutantOperations.class, element);
     }
 
     private static Actor poll() {
-        try {
-            return new Actor(MutantOperations.class.getMethod("poll"), List.of());
-        } catch (final NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
+        return FifoQueueOperations.pollActor(MutantOperations.class);
     }
 
     @Test

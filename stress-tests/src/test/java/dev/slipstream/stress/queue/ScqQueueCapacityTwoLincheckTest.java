@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.queue.ScqQueue;
-import java.lang.reflect.Method;
 import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
@@ -77,13 +76,12 @@ public class ScqQueueCapacityTwoLincheckTest {
         }
     }
 
-    private static Actor offerActor(final int e) throws NoSuchMethodException {
-        final Method m = AnyThread.class.getMethod("offer", int.class);
-        return new Actor(m, List.of(e));
+    private static Actor offerActor(final int e) {
+        return FifoQueueOperations.offerActor(AnyThread.class, e);
     }
 
-    private static Actor pollActor() throws NoSuchMethodException {
-        return new Actor(AnyThread.class.getMethod("poll"), List.of());
+    private static Actor pollActor() {
+        return FifoQueueOperations.pollActor(AnyThread.class);
     }
 
     private static String failureOf(final ExecutionScenario scenario) {
@@ -99,7 +97,7 @@ public class ScqQueueCapacityTwoLincheckTest {
     }
 
     @Test
-    public void aPollHoldingItsSlotWhileAnotherCompletesMakesAnOfferFail() throws NoSuchMethodException {
+    public void aPollHoldingItsSlotWhileAnotherCompletesMakesAnOfferFail() {
         // 1 and 2 in; thread 1 polls (removes 1, holds its slot); thread 2 polls 2 and offers
         // 3 and 4: the queue holds one element when offer(4) finds no free slot
         final String report = failureOf(new ExecutionScenario(
@@ -111,7 +109,7 @@ public class ScqQueueCapacityTwoLincheckTest {
     }
 
     @Test
-    public void anOfferHoldingItsSlotMakesAnotherOfferFailWhileAPollSeesNothing() throws NoSuchMethodException {
+    public void anOfferHoldingItsSlotMakesAnotherOfferFailWhileAPollSeesNothing() {
         // 1 in; thread 2's offer takes the last free slot and pauses before its element is
         // visible; thread 1's offer finds no free slot, then it polls 1 and polls again: null
         final String report = failureOf(new ExecutionScenario(
