@@ -1,5 +1,7 @@
 package dev.slipstream.cluster;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
@@ -9,6 +11,14 @@ import java.util.Objects;
  * log, with its {@link #timerId()} and the payload its {@link TimerPayload} filled. A timer
  * event has no client: its session, client and correlation ids are {@link #NONE}, and it cannot
  * be answered.
+ *
+ * <p>A command for which a stage (or the ingress decoder) threw an exception is <b>rejected</b>:
+ * {@link #isRejected()} turns true, its client is answered
+ * {@link CommandWireFormat#STATUS_REJECTED} with the exception, and a reply a later stage
+ * queues for it is dropped. The stages gated behind the one that threw still receive it, with
+ * {@link #isRejected()} true, and should skip it; since the exception is a function of the log,
+ * every member rejects the same command alike. A stage running in parallel with the one that
+ * threw (on the same barrier) may see it either way: check {@link #isRejected()} only behind.
  *
  * <p>Stages read the cluster time from {@link #timestamp()}, never from a clock of their own:
  * every member sees the same timestamp for the same command, so their stages compute the same
@@ -33,7 +43,21 @@ public final class ClusterCommand<T> {
     /** The session, client and correlation id of a timer event, which has no client. */
     public static final long NONE = -1;
 
+    private static final VarHandle REJECTED;
+
+    static {
+        try {
+            REJECTED = MethodHandles.lookup().findVarHandle(ClusterCommand.class, "rejected", boolean.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final T payload;
+    /** Set once per command by the first stage that throws for it; see {@link #casRejected}. */
+    private boolean rejected;
+    /** Written by the thread that marked {@code rejected}, before its stage's sequence moves on. */
+    private String rejection;
     private boolean timer;
     private long timerId;
     private long logPosition;
@@ -108,8 +132,43 @@ public final class ClusterCommand<T> {
         return correlationId;
     }
 
+    /**
+     * @return true if a stage (or the ingress decoder) threw for this command: stages behind the
+     *         one that threw should skip it (see the class comment)
+     */
+    public boolean isRejected() {
+        // plain: a stage behind the rejecting one acquired that stage's sequence, which was
+        // released after the mark; the service thread's reset happened before the publish
+        return rejected;
+    }
+
+    /**
+     * @return the rejection reason sent to the client (the exception's type and message), or null
+     *         if the command is not rejected
+     */
+    public String rejection() {
+        return rejected ? rejection : null;
+    }
+
+    /**
+     * Marks the command rejected, if no stage did yet.
+     *
+     * @return true if this call marked it; false if another stage (in parallel) had already
+     */
+    boolean casRejected(final String reason) {
+        // CAS: two stages in parallel may both throw; only the first marks it and answers the client
+        if (!REJECTED.compareAndSet(this, false, true)) {
+            return false;
+        }
+        // plain: a stage behind reads it after acquiring this stage's sequence, released later
+        this.rejection = reason;
+        return true;
+    }
+
     void set(final long logPosition, final long timestamp, final long clusterSessionId, final long clientId,
             final long correlationId) {
+        this.rejected = false;
+        this.rejection = null;
         this.timer = false;
         this.timerId = NONE;
         this.logPosition = logPosition;
@@ -120,6 +179,8 @@ public final class ClusterCommand<T> {
     }
 
     void setTimer(final long logPosition, final long timestamp, final long timerId) {
+        this.rejected = false;
+        this.rejection = null;
         this.timer = true;
         this.timerId = timerId;
         this.logPosition = logPosition;
@@ -135,7 +196,7 @@ public final class ClusterCommand<T> {
             return "ClusterCommand{timer=" + timerId + ", position=" + logPosition + ", timestamp=" + timestamp
                     + ", payload=" + payload + '}';
         }
-        return "ClusterCommand{position=" + logPosition + ", timestamp=" + timestamp + ", session="
+        return "ClusterCommand{" + (rejected ? "rejected, " : "") + "position=" + logPosition + ", timestamp=" + timestamp + ", session="
                 + clusterSessionId + ", client=" + clientId + ", correlation=" + correlationId + ", payload="
                 + payload + '}';
     }

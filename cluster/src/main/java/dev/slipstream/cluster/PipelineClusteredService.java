@@ -131,6 +131,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     LeaderEgress egress = new LeaderEgress();
     DedupTable dedup;
 
+    /** The leader of the latest term this member's log holds, -1 before any; written by the service thread only. */
+    private volatile int leaderMemberId = -1;
     /** True while a snapshot waits for the stages; written by the service thread only. */
     private volatile boolean quiescing;
     /*
@@ -208,6 +210,14 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         return quiescing;
     }
 
+    /**
+     * @return the member that led the latest leadership term this member has seen in its log, or
+     *         -1 before the first (any thread)
+     */
+    public int leaderMemberId() {
+        return leaderMemberId;
+    }
+
     /** @return the reply outbox of the running pipeline, or null before {@code onStart} */
     public ReplyOutbox outbox() {
         return outbox;
@@ -281,6 +291,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     public void onNewLeadershipTermEvent(final long leadershipTermId, final long logPosition, final long timestamp,
             final long termBaseLogPosition, final int leaderMemberId, final int logSessionId, final TimeUnit timeUnit,
             final int appVersion) {
+        this.leaderMemberId = leaderMemberId;
         egress.onNewLeadershipTerm(leadershipTermId);
     }
 

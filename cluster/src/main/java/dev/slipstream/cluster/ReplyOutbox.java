@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.LongHashSet;
@@ -58,6 +59,9 @@ public final class ReplyOutbox {
     /** Written by the service thread only; read by anyone (monitoring). */
     private volatile long delivered;
     private volatile long undeliverable;
+    /** Written by stage threads, rarely: counted atomically. */
+    private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
 
     /**
      * Creates an outbox.
@@ -105,6 +109,11 @@ public final class ReplyOutbox {
             throw new IllegalArgumentException("reply to timer event " + command.timerId()
                     + ": a timer event has no client session to answer; reply only to commands (isTimer() false)");
         }
+        if (command.isRejected()) {
+            // its client was answered STATUS_REJECTED by the stage that threw: one answer per command
+            dropped.incrementAndGet();
+            return;
+        }
         final Reply reply = takeFree();
         final int length = writer.write(reply.buffer, CommandWireFormat.REPLY_HEADER_LENGTH, arg);
         if (length < 0 || length > maxPayloadLength) {
@@ -115,6 +124,40 @@ public final class ReplyOutbox {
         reply.set(command.clusterSessionId(), command.correlationId(), CommandWireFormat.STATUS_APPLIED, length);
         // never full: there are as many buffers as places in the queue
         ready.offer(reply);
+    }
+
+    /**
+     * Queues the answer {@link CommandWireFormat#STATUS_REJECTED} to a command a stage threw for,
+     * on that stage's thread; the reason is cut to {@link CommandWireFormat#MAX_REJECTION_LENGTH}
+     * bytes (and to the outbox's {@link #maxPayloadLength()}).
+     */
+    void reject(final ClusterCommand<?> command, final String reason) {
+        final Reply reply = takeFree();
+        final int length = putReason(reply.buffer, reason);
+        reply.set(command.clusterSessionId(), command.correlationId(), CommandWireFormat.STATUS_REJECTED, length);
+        rejected.incrementAndGet();
+        ready.offer(reply);
+    }
+
+    private int putReason(final UnsafeBuffer buffer, final String reason) {
+        final byte[] bytes = reason.getBytes(StandardCharsets.UTF_8);
+        int length = Math.min(bytes.length, Math.min(CommandWireFormat.MAX_REJECTION_LENGTH, maxPayloadLength));
+        // never cut a UTF-8 sequence in two: back off to the start of the character
+        while (length < bytes.length && length > 0 && (bytes[length] & 0xC0) == 0x80) {
+            length--;
+        }
+        buffer.putBytes(CommandWireFormat.REPLY_HEADER_LENGTH, bytes, 0, length);
+        return length;
+    }
+
+    /** @return commands answered {@link CommandWireFormat#STATUS_REJECTED} (on this member, leader or not) */
+    public long rejectedCommands() {
+        return rejected.get();
+    }
+
+    /** @return replies stages queued for commands already rejected, dropped (the client had its answer) */
+    public long droppedReplies() {
+        return dropped.get();
     }
 
     private Reply takeFree() {
@@ -158,6 +201,30 @@ public final class ReplyOutbox {
         final Reply reply = new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + text.length, false);
         reply.buffer.putBytes(CommandWireFormat.REPLY_HEADER_LENGTH, text);
         reply.set(clusterSessionId, correlationId, status, text.length);
+        serviceReplies.addLast(reply);
+    }
+
+    /** Queues a welcome: the client's highest applied correlation id and the service's command limit. */
+    void welcomeFromService(final long clusterSessionId, final long highestApplied, final int maxCommandLength) {
+        checkServiceThread();
+        final Reply reply = new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + CommandWireFormat.WELCOME_LENGTH, false);
+        reply.buffer.putLong(CommandWireFormat.REPLY_HEADER_LENGTH + CommandWireFormat.WELCOME_HIGHEST_APPLIED_OFFSET,
+                highestApplied);
+        reply.buffer.putInt(CommandWireFormat.REPLY_HEADER_LENGTH
+                + CommandWireFormat.WELCOME_MAX_COMMAND_LENGTH_OFFSET, maxCommandLength);
+        reply.set(clusterSessionId, CommandWireFormat.HELLO_CORRELATION_ID, CommandWireFormat.STATUS_WELCOME,
+                CommandWireFormat.WELCOME_LENGTH);
+        serviceReplies.addLast(reply);
+    }
+
+    /** Queues a rejection the service thread makes itself (the ingress decoder threw). */
+    void rejectFromService(final long clusterSessionId, final long correlationId, final String reason) {
+        checkServiceThread();
+        final Reply reply = new Reply(CommandWireFormat.REPLY_HEADER_LENGTH + CommandWireFormat.MAX_REJECTION_LENGTH,
+                false);
+        final int length = putReason(reply.buffer, reason);
+        reply.set(clusterSessionId, correlationId, CommandWireFormat.STATUS_REJECTED, length);
+        rejected.incrementAndGet();
         serviceReplies.addLast(reply);
     }
 
