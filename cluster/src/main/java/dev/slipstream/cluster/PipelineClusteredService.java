@@ -1,5 +1,6 @@
 package dev.slipstream.cluster;
 
+import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
 import dev.slipstream.ring.EventTranslator;
 import dev.slipstream.ring.ProducerType;
@@ -102,6 +103,14 @@ import org.agrona.concurrent.IdleStrategy;
  */
 public final class PipelineClusteredService<T> implements ClusteredService {
     private static final System.Logger LOG = System.getLogger(PipelineClusteredService.class.getName());
+    /** The default longest command payload, in bytes (see {@link Builder#commandLimit}). */
+    public static final int DEFAULT_MAX_COMMAND_LENGTH = 64 * 1024;
+    /**
+     * The longest command payload a service may accept, in bytes: the longest message the
+     * cluster's log carries ({@link ClusterMember}'s log term of 8 MiB carries 1 MiB), less the
+     * cluster's session header and the command header, with room to spare.
+     */
+    public static final int MAX_COMMAND_LENGTH = 1024 * 1024 - 128;
     /** The correlation id of the timer that sends replies ready between commands. */
     static final long REPLY_TIMER_ID = Long.MIN_VALUE + 1;
 
@@ -120,6 +129,10 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private final ReplyOutbox.ReplyTarget replyTarget = this::offerReply;
     private final ReplyOutbox.ReplyTarget directTarget = this::offerDirect;
     private final boolean fastReplies;
+    private final CommandFailurePolicy failurePolicy;
+    private final int maxCommandLength;
+    /** Logs what the ingress decoder throws, on the service thread: the first in full, then summaries. */
+    private final ExceptionHandler<ClusterCommand<T>> decoderLog = ExceptionHandlers.logAndContinue("ingress");
     /** The first reply timer tick after a command, in ms; longer only in tests that must not see it fire. */
     private final long replyTimerFirstTickMs;
     /** Written by the service thread only; read by tests. */
@@ -155,6 +168,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private RingBuffer<ClusterCommand<T>> ring;
     private ReplyOutbox outbox;
     private StageStates states;
+    private ClientSessions sessions;
     /** Null unless a timer policy is set. */
     private ServiceTimers timers;
 
@@ -182,7 +196,9 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.timerPayload = builder.timerPayload;
         this.fastReplies = builder.fastReplies;
         this.replyTimerFirstTickMs = builder.replyTimerFirstTickMs;
-        this.dedup = new DedupTable();
+        this.failurePolicy = builder.failurePolicy;
+        this.maxCommandLength = builder.maxCommandLength;
+        this.dedup = new DedupTable(builder.maxClients);
     }
 
     /**
@@ -216,6 +232,16 @@ public final class PipelineClusteredService<T> implements ClusteredService {
      */
     public int leaderMemberId() {
         return leaderMemberId;
+    }
+
+    /** @return the longest command payload this service accepts, in bytes */
+    public int commandLimit() {
+        return maxCommandLength;
+    }
+
+    /** @return what a stage's exception does */
+    public CommandFailurePolicy commandFailurePolicy() {
+        return failurePolicy;
     }
 
     /** @return the reply outbox of the running pipeline, or null before {@code onStart} */
@@ -256,9 +282,10 @@ public final class PipelineClusteredService<T> implements ClusteredService {
                 () -> new ClusterCommand<>(payloadFactory.get()))
                 .name("clustered-pipeline")
                 .ringSize(ringSize)
-                // a stage that throws stops the pipeline, and the member with it: skipping a
-                // command on one member and not on another would fork the replicas
-                .exceptionHandler(ExceptionHandlers.halt())
+                // an exception is a function of the log, thrown on every member alike: each
+                // rejects the command alike and goes on; an Error halts, and the member stops
+                .exceptionHandler(failurePolicy == CommandFailurePolicy.REJECT
+                        ? new CommandRejector<T>(outbox) : ExceptionHandlers.halt())
                 .producers(ProducerType.SINGLE)
                 .waitStrategy(waitStrategy.get())
                 .build();
@@ -266,6 +293,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         if (snapshotImage != null) {
             loadSnapshot(snapshotImage);
         }
+        this.sessions = new ClientSessions(dedup);
         this.pipeline = built;
         this.ring = built.ringBuffer();
         built.start();
@@ -281,6 +309,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     @Override
     public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
+        sessions.onSessionClose(session.id());
         // replies still queued for it are counted undeliverable when their turn comes
         if (fastReplies) {
             egress.onSessionClose(session.id());
@@ -307,7 +336,33 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         }
         final long clientId = buffer.getLong(offset + CommandWireFormat.CLIENT_ID_OFFSET);
         final long correlationId = buffer.getLong(offset + CommandWireFormat.CORRELATION_ID_OFFSET);
-        final int verdict = dedup.tryApply(clientId, correlationId);
+        if (correlationId == CommandWireFormat.HELLO_CORRELATION_ID) {
+            final long superseded = sessions.onHello(session, clientId, timestamp, outbox, maxCommandLength);
+            deliverReplies();
+            if (superseded != DedupTable.NO_SESSION) {
+                // after its notice had its chance to leave: a closing session is offered nothing
+                ClientSessions.close(cluster, superseded);
+            }
+            armReplyTimer(timestamp);
+            return;
+        }
+        final String refusal = sessions.checkSender(session.id(), clientId);
+        final int payloadLength = length - CommandWireFormat.COMMAND_HEADER_LENGTH;
+        if (refusal != null) {
+            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, refusal);
+        } else if (payloadLength > maxCommandLength) {
+            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, "command payload of "
+                    + payloadLength + " bytes is longer than the service's limit of " + maxCommandLength + " bytes");
+        } else {
+            applyOnce(session, timestamp, buffer, offset, length, header, clientId, correlationId);
+        }
+        deliverReplies();
+        armReplyTimer(timestamp);
+    }
+
+    private void applyOnce(final ClientSession session, final long timestamp, final DirectBuffer buffer,
+            final int offset, final int length, final Header header, final long clientId, final long correlationId) {
+        final int verdict = dedup.tryApply(clientId, correlationId, timestamp);
         if (verdict == DedupTable.APPLY) {
             inBuffer = buffer;
             inOffset = offset + CommandWireFormat.COMMAND_HEADER_LENGTH;
@@ -321,13 +376,15 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             inBuffer = null;
         } else if (verdict == DedupTable.DUPLICATE) {
             outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_DUPLICATE, null);
-        } else {
+        } else if (verdict == DedupTable.TOO_FAR_AHEAD) {
             outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED,
                     "correlation id " + correlationId + " is more than " + DedupTable.WINDOW
                             + " ahead of the client's oldest unapplied command");
+        } else {
+            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED,
+                    "client " + clientId + " is not remembered and the table of " + dedup.maxClients()
+                            + " clients is full");
         }
-        deliverReplies();
-        armReplyTimer(timestamp);
     }
 
     @Override
@@ -416,17 +473,42 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     private void translate(final ClusterCommand<T> slot, final long sequence) {
         slot.set(inPosition, inTimestamp, inSessionId, inClientId, inCorrelationId);
-        decoder.decode(inBuffer, inOffset, inLength, slot.payload());
-        if (timerPolicy != null) {
-            // the slot is claimed but not yet published: no stage reads it while the policy does
-            timers.apply(timerPolicy, slot);
+        try {
+            decoder.decode(inBuffer, inOffset, inLength, slot.payload());
+            if (timerPolicy != null) {
+                // the slot is claimed but not yet published: no stage reads it while the policy does
+                timers.apply(timerPolicy, slot);
+            }
+        } catch (final Exception e) {
+            rejectOnServiceThread(e, sequence, slot);
         }
     }
 
     private void translateTimer(final ClusterCommand<T> slot, final long sequence) {
         slot.setTimer(inPosition, inTimestamp, inTimerId);
-        timerPayload.fill(inTimerId, inTimestamp, slot.payload());
-        timers.apply(timerPolicy, slot);
+        try {
+            timerPayload.fill(inTimerId, inTimestamp, slot.payload());
+            timers.apply(timerPolicy, slot);
+        } catch (final Exception e) {
+            rejectOnServiceThread(e, sequence, slot);
+        }
+    }
+
+    /**
+     * The decoder or the timer policy threw: the slot is still published (a claimed slot must
+     * be), marked rejected, so every stage sees it as rejected; the client is answered here. With
+     * {@link CommandFailurePolicy#HALT} the member stops instead.
+     */
+    private void rejectOnServiceThread(final Exception e, final long sequence, final ClusterCommand<T> slot) {
+        slot.casRejected(CommandRejector.reason(e));
+        if (failurePolicy == CommandFailurePolicy.HALT) {
+            throw new AgentTerminationException("cluster member " + cluster.memberId() + ": the ingress decoder or "
+                    + "timer policy threw for " + slot + " and the service halts on exceptions", e);
+        }
+        if (!slot.isTimer()) {
+            outbox.rejectFromService(slot.clusterSessionId(), slot.correlationId(), slot.rejection());
+        }
+        decoderLog.handleEventException(e, sequence, slot);
     }
 
     /**
@@ -597,6 +679,9 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         private TimerPolicy<T> timerPolicy;
         private TimerPayload<T> timerPayload;
         private boolean fastReplies = true;
+        private CommandFailurePolicy failurePolicy = CommandFailurePolicy.REJECT;
+        private int maxCommandLength = DEFAULT_MAX_COMMAND_LENGTH;
+        private int maxClients = DedupTable.DEFAULT_MAX_CLIENTS;
         private long replyTimerFirstTickMs = 1;
 
         private Builder(final Supplier<T> payloadFactory) {
@@ -734,6 +819,75 @@ public final class PipelineClusteredService<T> implements ClusteredService {
          */
         public Builder<T> fastReplies(final boolean on) {
             this.fastReplies = on;
+            return this;
+        }
+
+        /**
+         * Sets what happens when a stage or the ingress decoder throws an exception for a command
+         * (default {@link CommandFailurePolicy#REJECT}: the command is rejected on every member
+         * alike, its client is answered {@link CommandWireFormat#STATUS_REJECTED}, and the
+         * pipeline goes on). An {@link Error} stops the member under either policy.
+         *
+         * <pre>{@code
+         * builder.onCommandException(CommandFailurePolicy.HALT);   // every member stops instead
+         * }</pre>
+         *
+         * @param policy what an exception does
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is null
+         */
+        public Builder<T> onCommandException(final CommandFailurePolicy policy) {
+            this.failurePolicy = Objects.requireNonNull(policy, "command failure policy must not be null");
+            return this;
+        }
+
+        /**
+         * Sets the longest command payload the service accepts (default
+         * {@value PipelineClusteredService#DEFAULT_MAX_COMMAND_LENGTH} bytes). A longer command is
+         * answered {@link CommandWireFormat#STATUS_REFUSED} with the limit, before it reaches the
+         * ring; a client whose own limit is larger is refused when it connects, so no command goes
+         * unanswered for its size.
+         *
+         * <pre>{@code
+         * builder.commandLimit(64 * 1024);
+         * }</pre>
+         *
+         * @param maxPayloadLength bytes, from 0 to {@value PipelineClusteredService#MAX_COMMAND_LENGTH}
+         *        (what the cluster's log carries in one message, less the headers)
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder<T> commandLimit(final int maxPayloadLength) {
+            if (maxPayloadLength < 0 || maxPayloadLength > MAX_COMMAND_LENGTH) {
+                throw new IllegalArgumentException("command limit of " + maxPayloadLength + " bytes; expected 0 to "
+                        + MAX_COMMAND_LENGTH + " (the longest message the cluster's log carries, less the headers)");
+            }
+            this.maxCommandLength = maxPayloadLength;
+            return this;
+        }
+
+        /**
+         * Sets how many clients the service remembers for at-most-once (default
+         * {@value DedupTable#DEFAULT_MAX_CLIENTS}; each takes about 600 bytes, in memory and in
+         * every snapshot). When a new client says hello and the table is full, the client heard
+         * from longest ago (by cluster time) that has no live session is forgotten, the same one
+         * on every member; if every client has a live session, the newcomer is refused. With
+         * {@link ClientIdAuthenticator} the clients are the configured ones: set it to at least
+         * their number.
+         *
+         * <pre>{@code
+         * builder.maxClients(500);
+         * }</pre>
+         *
+         * @param clients at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code clients} is less than 1
+         */
+        public Builder<T> maxClients(final int clients) {
+            if (clients < 1) {
+                throw new IllegalArgumentException("maxClients must be at least 1, was " + clients);
+            }
+            this.maxClients = clients;
             return this;
         }
 

@@ -2,7 +2,6 @@ package dev.slipstream.cluster;
 
 import io.aeron.cluster.service.Cluster;
 import java.util.concurrent.TimeUnit;
-import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -31,16 +30,14 @@ final class ServiceTimers implements TimerScheduler {
     /**
      * Runs {@code policy} for {@code event}; the scheduler is valid for the call only.
      *
-     * @throws AgentTerminationException if the policy throws: the member stops, as it does when a
-     *         stage throws, rather than go on without the timers the policy did not schedule
+     * <p>What the policy throws goes to the service, which treats it as a stage's exception (its
+     * {@link CommandFailurePolicy}): with the default, the event is rejected on every member alike;
+     * the timers the policy scheduled before it threw stay scheduled, on every member alike.
      */
     <T> void apply(final TimerPolicy<T> policy, final ClusterCommand<T> event) {
         inPolicy = true;
         try {
             policy.onEvent(event, this);
-        } catch (final RuntimeException e) {
-            throw new AgentTerminationException("timer policy of cluster member " + cluster.memberId()
-                    + " failed on " + event + "; the member stops: " + e.getMessage(), e);
         } finally {
             inPolicy = false;
         }

@@ -42,7 +42,7 @@ public final class MemberProcess {
         if ("no-dedup".equals(mode)) {
             service.dedup = new DedupTable() {
                 @Override
-                int tryApply(final long clientId, final long correlationId) {
+                int tryApply(final long clientId, final long correlationId, final long timestamp) {
                     return APPLY;  // the seeded bug: commands re-sent after a failover are applied again
                 }
             };

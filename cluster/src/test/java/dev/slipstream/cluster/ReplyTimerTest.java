@@ -77,6 +77,8 @@ class ReplyTimerTest {
         final Header header = Stubs.header();
         try {
             long correlationId = 0;
+            // the session's hello, at the first command's time: it arms the same reply timer
+            Stubs.hello(service, session, 7, Long.parseLong(LOG.get(0).substring(1)));
             for (final String entry : LOG) {
                 final long time = Long.parseLong(entry.substring(1));
                 now[0] = time;

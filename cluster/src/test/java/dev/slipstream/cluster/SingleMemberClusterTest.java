@@ -50,7 +50,7 @@ class SingleMemberClusterTest {
             final PipelineClusteredService<Amount> service = TestPipelines.service(Ledger::new, cluster.ledger);
             service.dedup = new DedupTable() {
                 @Override
-                int tryApply(final long clientId, final long correlationId) {
+                int tryApply(final long clientId, final long correlationId, final long timestamp) {
                     return APPLY;  // the seeded bug: every command is applied, resends included
                 }
             };
@@ -74,6 +74,7 @@ class SingleMemberClusterTest {
                 .egressChannel("aeron:udp?endpoint=localhost:0")
                 .egressListener(listener))) {
             final UnsafeBuffer command = new UnsafeBuffer(new byte[CommandWireFormat.COMMAND_HEADER_LENGTH + 8]);
+            RawClient.hello(raw, 99, egress);
             for (final long correlationId : new long[] {1, 1, 2}) {
                 command.putLong(CommandWireFormat.CLIENT_ID_OFFSET, 99);
                 command.putLong(CommandWireFormat.CORRELATION_ID_OFFSET, correlationId);

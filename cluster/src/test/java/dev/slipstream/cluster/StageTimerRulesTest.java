@@ -82,16 +82,32 @@ class StageTimerRulesTest {
     @Test
     void aNegativeTimerIdIsRefused() {
         final TimerPolicy<Amount> negative = (event, timers) -> timers.schedule(-5, event.timestamp());
-        // the policy's exception stops the member, as a stage's does
-        final AgentTerminationException stop = assertThrows(AgentTerminationException.class,
-                () -> feed(negative, new ConcurrentLinkedQueue<>(), false, false));
-        assertTrue(stop.getMessage().contains("timer policy of cluster member 0 failed"), stop.getMessage());
-        final Throwable e = stop.getCause();
-        assertTrue(e instanceof IllegalArgumentException, String.valueOf(e));
-        assertTrue(e.getMessage().contains("timer -5") && e.getMessage().contains("must be 0 or more"), e.getMessage());
+        // the policy's exception is a function of the log: the command is rejected, as for a stage's
+        try (StubbedService cluster = new StubbedService(PipelineClusteredService.builder(Amount::new)
+                .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
+                .timers(negative, TimerPipelines.PAYLOAD)
+                .pipeline((pipeline, outbox, states) -> pipeline.handleEventsWith((event, sequence, endOfBatch) -> { })))) {
+            cluster.open(1, null);
+            cluster.hello(1, 7);
+            cluster.command(1, 7, 1, 10);
+            cluster.drain();
+            final String answer = cluster.repliesTo(1).get(1);
+            assertTrue(answer.startsWith("1:3 java.lang.IllegalArgumentException") && answer.contains("timer -5")
+                    && answer.contains("must be 0 or more"), answer);
+        }
+        // with halting chosen, the member stops
         final TimerPolicy<Amount> negativeCancel = (event, timers) -> timers.cancel(-1);
-        assertTrue(assertThrows(AgentTerminationException.class, () -> feed(negativeCancel,
-                new ConcurrentLinkedQueue<>(), false, false)).getCause() instanceof IllegalArgumentException);
+        try (StubbedService cluster = new StubbedService(PipelineClusteredService.builder(Amount::new)
+                .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
+                .timers(negativeCancel, TimerPipelines.PAYLOAD)
+                .onCommandException(CommandFailurePolicy.HALT)
+                .pipeline((pipeline, outbox, states) -> pipeline.handleEventsWith((event, sequence, endOfBatch) -> { })))) {
+            cluster.open(1, null);
+            cluster.hello(1, 7);
+            final AgentTerminationException stop = assertThrows(AgentTerminationException.class,
+                    () -> cluster.command(1, 7, 1, 10));
+            assertTrue(stop.getCause() instanceof IllegalArgumentException, String.valueOf(stop.getCause()));
+        }
     }
 
     @Test
@@ -214,6 +230,7 @@ class StageTimerRulesTest {
         final Header header = Stubs.header();
         try {
             long correlationId = 0;
+            Stubs.hello(service, session, 7, 0);
             for (final String logEntry : LOG) {
                 final long time = Long.parseLong(logEntry.substring(logEntry.indexOf('@') + 1));
                 final long value = Long.parseLong(logEntry.substring(1, logEntry.indexOf('@')));

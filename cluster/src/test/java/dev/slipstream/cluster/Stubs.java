@@ -49,6 +49,18 @@ final class Stubs {
         });
     }
 
+    /**
+     * Delivers a session's hello (correlation id 0) for {@code clientId} to a started service, as
+     * the log would: every session says hello before its first command.
+     */
+    static void hello(final PipelineClusteredService<?> service, final ClientSession session, final long clientId,
+            final long time) {
+        final UnsafeBuffer hello = new UnsafeBuffer(new byte[CommandWireFormat.COMMAND_HEADER_LENGTH]);
+        hello.putLong(CommandWireFormat.CLIENT_ID_OFFSET, clientId);
+        hello.putLong(CommandWireFormat.CORRELATION_ID_OFFSET, CommandWireFormat.HELLO_CORRELATION_ID);
+        service.onSessionMessage(session, time, hello, 0, hello.capacity(), header());
+    }
+
     /** A log fragment's header over a zeroed frame: enough for {@code header.position()}. */
     static Header header() {
         final Header header = new Header(0, 16);
