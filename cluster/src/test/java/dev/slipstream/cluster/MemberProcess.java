@@ -19,7 +19,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code timers}, the timer tests' service ({@link TimerPipelines}), whose {@link SeenEvents}
  * record it prints for {@code seen}; or, the same with a seeded bug, {@code timers-leader-only}
  * (a timer policy that schedules only while its member leads) or {@code timers-wall-clock} (the
- * stage records when a timer fired from the wall clock).
+ * stage records when a timer fired from the wall clock); {@code validating}, a stage before the
+ * ledger that throws for {@link TestPipelines#POISON} on every member and an {@code Error} for
+ * {@code ERROR_BASE + id} on this member only ({@code validating-healed}: the same without the
+ * {@code Error}, for the member restarted after it); or, with the seeded bug of halting on exceptions,
+ * {@code validating-halt}.
  */
 public final class MemberProcess {
     private MemberProcess() {
@@ -38,6 +42,9 @@ public final class MemberProcess {
                 ? TimerPipelines.service("timers-leader-only".equals(mode)
                         ? leaderOnly(TimerPipelines.POLICY, self) : TimerPipelines.POLICY,
                         "timers-wall-clock".equals(mode) ? WallClockFirings::new : SeenEvents::new, events)
+                : mode.startsWith("validating") ? TestPipelines.validating(Ledger::new, ledger,
+                        "validating-healed".equals(mode) ? -1 : id,
+                        "validating-halt".equals(mode) ? CommandFailurePolicy.HALT : CommandFailurePolicy.REJECT)
                 : TestPipelines.service(Ledger::new, ledger, !"plain".equals(mode));
         if ("no-dedup".equals(mode)) {
             service.dedup = new DedupTable() {

@@ -49,13 +49,18 @@ final class ProcessCluster implements AutoCloseable {
 
     /** Starts member {@code id} (again, after a kill: the same directory) and waits until it runs. */
     void start(final int id) throws IOException, InterruptedException {
+        start(id, mode);
+    }
+
+    /** Starts member {@code id} in another mode than the cluster's (a member restarted without its seeded fault). */
+    void start(final int id, final String memberMode) throws IOException, InterruptedException {
         java.nio.file.Files.createDirectories(dir);
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final Process process = new ProcessBuilder(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), MemberProcess.class.getName(), Integer.toString(id),
                 String.join(",", members), dir.resolve("member-" + id).toString(),
-                Long.toString(HEARTBEAT_TIMEOUT.toMillis()), mode)
+                Long.toString(HEARTBEAT_TIMEOUT.toMillis()), memberMode)
                 .redirectError(dir.resolve("member-" + id + "-stderr.txt").toFile())
                 .start();
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();

@@ -46,4 +46,46 @@ final class TestPipelines {
                 })
                 .build();
     }
+
+    /** An amount the validating stage throws for, as a user's stage did for an unknown account. */
+    static final long POISON = 666_666;
+    /** Amount {@code ERROR_BASE + m} makes the validating stage of member {@code m} throw an {@code Error}. */
+    static final long ERROR_BASE = 777_000;
+
+    /**
+     * The test service behind a validating stage: it throws {@code ArrayIndexOutOfBoundsException}
+     * for {@link #POISON} on every member, and an {@code AssertionError} for
+     * {@code ERROR_BASE + memberId} on member {@code memberId} only; the ledger skips rejected
+     * commands; the reply stage answers each with the ledger's count.
+     */
+    static PipelineClusteredService<Amount> validating(final Supplier<? extends Ledger> ledgers,
+            final AtomicReference<Ledger> current, final int memberId, final CommandFailurePolicy policy) {
+        return PipelineClusteredService.builder(Amount::new)
+                .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
+                .ringSize(256)
+                .onCommandException(policy)
+                .pipeline((pipeline, outbox, states) -> {
+                    final Ledger ledger = ledgers.get();
+                    states.register("ledger", ledger);
+                    current.set(ledger);
+                    pipeline.handleEventsWith(StageSpec.of("validate", (command, sequence, endOfBatch) -> {
+                        final long amount = command.payload().value;
+                        if (amount == POISON) {
+                            throw new ArrayIndexOutOfBoundsException("no account " + amount);
+                        }
+                        if (amount == ERROR_BASE + memberId) {
+                            throw new AssertionError("member " + memberId + " alone fails on " + amount);
+                        }
+                    })).then(StageSpec.of("ledger", (command, sequence, endOfBatch) -> {
+                        if (!command.isRejected()) {
+                            ledger.onEvent(command, sequence, endOfBatch);
+                        }
+                    })).then(StageSpec.of("reply", (command, sequence, endOfBatch) ->
+                            outbox.reply(command, (buffer, offset, amount) -> {
+                                buffer.putLong(offset, amount.countAfter);
+                                return Long.BYTES;
+                            }, command.payload())));
+                })
+                .build();
+    }
 }
