@@ -23,7 +23,7 @@ import org.agrona.collections.Long2LongHashMap;
  * String refusal = sessions.checkSender(session.id(), clientId);   // null: the session may send
  * }</pre>
  */
-final class ClientSessions {
+class ClientSessions {
     private static final long NO_CLIENT = -1;
     private final Long2LongHashMap clientBySession = new Long2LongHashMap(NO_CLIENT);
     private final DedupTable dedup;

@@ -56,6 +56,8 @@ public final class ClusterCommand<T> {
     private final T payload;
     /** Set once per command by the first stage that throws for it; see {@link #casRejected}. */
     private boolean rejected;
+    /** Set by the stage that queued a reply for this command; read by a stage behind it (after its sequence). */
+    private boolean answered;
     /** Written by the thread that marked {@code rejected}, before its stage's sequence moves on. */
     private String rejection;
     private boolean timer;
@@ -165,8 +167,18 @@ public final class ClusterCommand<T> {
         return true;
     }
 
+    /** @return true once a stage queued a reply for this command */
+    boolean isAnswered() {
+        return answered;
+    }
+
+    void markAnswered() {
+        this.answered = true;
+    }
+
     void set(final long logPosition, final long timestamp, final long clusterSessionId, final long clientId,
             final long correlationId) {
+        this.answered = false;
         this.rejected = false;
         this.rejection = null;
         this.timer = false;
@@ -179,6 +191,7 @@ public final class ClusterCommand<T> {
     }
 
     void setTimer(final long logPosition, final long timestamp, final long timerId) {
+        this.answered = false;
         this.rejected = false;
         this.rejection = null;
         this.timer = true;

@@ -45,7 +45,8 @@ final class CommandRejector<T> implements ExceptionHandler<ClusterCommand<T>> {
             }
             throw new IllegalStateException("stage failed without a command", ex);
         }
-        if (command.casRejected(reason(ex)) && !command.isTimer()) {
+        // a stage that replied and then threw has answered already: one answer per command
+        if (command.casRejected(reason(ex)) && !command.isTimer() && !command.isAnswered()) {
             outbox.reject(command, command.rejection());
         }
         log.handleEventException(ex, sequence, command);

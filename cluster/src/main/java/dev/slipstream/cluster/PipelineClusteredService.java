@@ -140,6 +140,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
     /** Replaced by tests that seed a bug; the real one waits for the pipeline at the log position. */
     Runnable quiescer = this::awaitQuiescent;
+    /** Replaced by tests that seed a bug; the real one binds each session to the client id it said hello with. */
+    java.util.function.Function<DedupTable, ClientSessions> sessionsFactory = ClientSessions::new;
     /** Replaced by tests that seed a bug; the real one sends only while this member leads. */
     LeaderEgress egress = new LeaderEgress();
     DedupTable dedup;
@@ -293,7 +295,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         if (snapshotImage != null) {
             loadSnapshot(snapshotImage);
         }
-        this.sessions = new ClientSessions(dedup);
+        this.sessions = sessionsFactory.apply(dedup);
         this.pipeline = built;
         this.ring = built.ringBuffer();
         built.start();

@@ -122,6 +122,7 @@ public final class ReplyOutbox {
                     + maxPayloadLength + " (the outbox's maxPayloadLength)");
         }
         reply.set(command.clusterSessionId(), command.correlationId(), CommandWireFormat.STATUS_APPLIED, length);
+        command.markAnswered();
         // never full: there are as many buffers as places in the queue
         ready.offer(reply);
     }

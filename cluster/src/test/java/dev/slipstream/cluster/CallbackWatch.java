@@ -50,6 +50,11 @@ final class CallbackWatch implements ClusteredService {
     @Override
     public void onSessionMessage(final ClientSession session, final long timestamp, final DirectBuffer buffer,
             final int offset, final int length, final Header header) {
+        if (length >= CommandWireFormat.COMMAND_HEADER_LENGTH && buffer.getLong(offset
+                + CommandWireFormat.CORRELATION_ID_OFFSET) == CommandWireFormat.HELLO_CORRELATION_ID) {
+            service.onSessionMessage(session, timestamp, buffer, offset, length, header);  // a hello, not a command
+            return;
+        }
         final long n = entered + 1;
         entered = n;  // single writer: the service thread
         beforeCommand.accept(n);

@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.cluster.ClientIdAuthenticator;
+import dev.slipstream.cluster.ClientSecrets;
 import dev.slipstream.cluster.ClusterCommand;
 import dev.slipstream.cluster.ClusterCommandClient;
 import dev.slipstream.cluster.ClusterMember;
 import dev.slipstream.cluster.MemberConfig;
+import dev.slipstream.cluster.CommandWireFormat;
 import dev.slipstream.cluster.PipelineClusteredService;
+import dev.slipstream.cluster.ReplyListener;
 import dev.slipstream.cluster.SharedSecretAuthenticator;
 import dev.slipstream.cluster.StageState;
 import dev.slipstream.processor.EventHandler;
@@ -266,7 +270,7 @@ class ClusterSamplesTest {
                         client.poll();                                        // 1,024 unanswered: take replies in
                     }
                     while (client.inFlight() > 0) {
-                        client.poll();                                        // close() forgets unanswered commands
+                        client.poll();                                        // ends: every command answered or given up
                     }
                 }
             } catch (final Throwable e) {
@@ -279,5 +283,90 @@ class ClusterSamplesTest {
         clientThread.setDaemon(true);
         clientThread.start();
         return clientThread;
+    }
+
+    /**
+     * The failures section's samples with the per-client secrets of the authentication section: a
+     * gateway with its own secret sends a good order and one the validating stage throws for; the
+     * bad one is answered rejected with its cause, the good one applied, and the member goes on.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aBadOrderIsRejectedWithItsCauseAndTheEngineGoesOn() {
+        final byte[] gatewaySeven = "gateway seven's own secret".getBytes(StandardCharsets.US_ASCII);
+        final byte[] gatewayEight = "gateway eight's own secret".getBytes(StandardCharsets.US_ASCII);
+        final MemberConfig config = MemberConfig.of(0, List.of("localhost:" + (BASE_PORT + 20)), tmp.resolve("guarded"));
+        final List<Long> acks = new CopyOnWriteArrayList<>();
+        final List<String> rejected = new CopyOnWriteArrayList<>();
+        final List<Long> unknown = new CopyOnWriteArrayList<>();
+
+        PipelineClusteredService<Order> guarded = PipelineClusteredService.builder(Order::new)
+                .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
+                .commandLimit(256)                                   // longer commands are refused
+                .pipeline((pipeline, outbox, states) -> {
+                    OrderBook book = new OrderBook();
+                    states.register("book", book);
+                    pipeline.handleEventsWith(StageSpec.of("validate", (command, sequence, endOfBatch) -> {
+                                if (command.payload().quantity <= 0) {   // throw before any state changes
+                                    throw new IllegalArgumentException("quantity must be positive");
+                                }
+                            }))
+                            .then(StageSpec.of("match", (command, sequence, endOfBatch) -> {
+                                if (!command.isRejected()) {          // rejected by a stage before this one
+                                    book.onEvent(command, sequence, endOfBatch);
+                                }
+                            }))
+                            .then(StageSpec.of("reply", (command, sequence, endOfBatch) ->
+                                    outbox.reply(command, OrderBook::writeAck, command.payload())));
+                })
+                .build();
+
+        ReplyListener listener = (correlationId, status, buffer, offset, length) -> {
+            switch (status) {
+                case CommandWireFormat.STATUS_APPLIED -> acks.add(buffer.getLong(offset));
+                case CommandWireFormat.STATUS_REJECTED -> rejected.add(buffer.getStringWithoutLengthUtf8(offset, length));
+                case CommandWireFormat.STATUS_OUTCOME_UNKNOWN -> unknown.add(correlationId);   // ask before re-sending
+                default -> { }                                       // DUPLICATE: applied before; REFUSED: the reason
+            }
+        };
+
+        try (MediaDriver clientDriver = MediaDriver.launch(new MediaDriver.Context()
+                .aeronDirectoryName(tmp.resolve("guarded-client").toAbsolutePath().toString())
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
+                .termBufferSparseFile(true)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true))) {
+            final String clientDriverDir = clientDriver.aeronDirectoryName();
+            ClientSecrets secrets = ClientSecrets.builder()
+                    .client(7, gatewaySeven)                              // each gateway its own secret
+                    .client(8, gatewayEight)
+                    .build();
+            ClusterMember member = ClusterMember.start(config, guarded, new ClientIdAuthenticator(secrets));
+            ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                    .aeronDirectoryName(clientDriverDir)
+                    .ingressEndpoints(config.clusterMembers().ingressEndpoints())
+                    .clientId(7)
+                    .credentials(ClientSecrets.credentials(7, gatewaySeven))
+                    .replyListener(listener));
+            try (member; client) {
+                final Order order = new Order();
+                final UnsafeBuffer encoded = new UnsafeBuffer(new byte[64]);
+                for (final long quantity : new long[] {0, 100}) {
+                    order.set(50 + quantity, 10_000, quantity);
+                    final int length = order.encode(encoded, 0);
+                    while (client.trySend(encoded, 0, length) < 0) {
+                        client.poll();
+                    }
+                }
+                while (client.inFlight() > 0) {
+                    client.poll();
+                }
+            }
+        }
+        assertEquals(List.of("java.lang.IllegalArgumentException: quantity must be positive"), rejected);
+        assertEquals(List.of(150L), acks, "the good order applied after the bad one");
+        assertEquals(List.of(), unknown);
+        assertEquals(1, books.get(0).applied, "the book applied the good order only");
     }
 }
