@@ -1,15 +1,16 @@
 package dev.slipstream.cluster;
 
+import io.aeron.CncFileDescriptor;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveMarkFile;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
-import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ClusteredMediaDriver;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.PriorityHeapTimerServiceSupplier;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.cluster.service.ClusterMarkFile;
+import io.aeron.cluster.service.ClusterTerminationException;
 import io.aeron.cluster.service.ClusteredService;
 import io.aeron.cluster.service.ClusteredServiceContainer;
 import io.aeron.driver.MediaDriver;
@@ -28,11 +29,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpLock;
@@ -53,6 +59,50 @@ import org.agrona.concurrent.NoOpLock;
  * SIGKILL can be started again at once. Closing stops the service container, then the rest,
  * then releases the lock.
  *
+ * <h2>What is safe to call when</h2>
+ *
+ * <p>Every method may be called from any thread at any time: while the member runs, while it
+ * stops after a failure, while another thread closes it and after. None can crash the JVM: the
+ * member reads its consensus module's counters through a mapping of the media driver's CnC file
+ * that it owns and unmaps only in {@link #close()}, under a lock every read holds, and checks on
+ * each read that the counter is still the consensus module's.
+ *
+ * <table>
+ *   <caption>What each method does in each state</caption>
+ *   <tr><th>state</th><th>{@link #role()}, {@link #snapshotCount()}, {@link #requestSnapshot()}</th>
+ *       <th>{@link #isRunning()}</th><th>{@link #failure()}</th></tr>
+ *   <tr><td>running</td><td>answer</td><td>true</td><td>empty</td></tr>
+ *   <tr><td>stopped: an error ended a part of it (a stage failed, an agent threw an {@link Error}),
+ *       or its consensus module closed</td>
+ *       <td>throw {@link IllegalStateException}: {@code cluster member N is stopped: <cause>; ...}</td>
+ *       <td>false</td><td>the first error that stopped it (empty if the consensus module closed
+ *       without one)</td></tr>
+ *   <tr><td>closed (or closing)</td>
+ *       <td>throw {@link IllegalStateException}: {@code cluster member N is closed}</td>
+ *       <td>false</td><td>as before the close</td></tr>
+ * </table>
+ *
+ * <p>{@link #config()} and {@link #close()} work in every state; {@code close()} is idempotent, and
+ * a second caller returns once the first has finished. A stopped member stays stopped: close it
+ * and start it again. The first error that stops a member is logged once at ERROR, naming the
+ * member. Exceptions follow one rule: a config that cannot work is refused with an
+ * {@link IllegalArgumentException} by {@link MemberConfig} (or {@link ClusterMembers#parse}), a
+ * start that fails with a {@link ClusterStartException}, and a call the member's state does not
+ * allow with an {@link IllegalStateException}.
+ *
+ * <p>A health check, from a thread of its own:
+ *
+ * <pre>{@code
+ * try {
+ *     health.report(member.role(), member.snapshotCount());
+ * } catch (IllegalStateException stoppedOrClosed) {
+ *     // the member stopped between two checks, or was closed; failure() says why it stopped
+ *     health.down(member.failure().map(Throwable::toString).orElse(stoppedOrClosed.getMessage()));
+ * }
+ * }</pre>
+ *
+ * <p>A member run until SIGINT or SIGTERM:
+ *
  * <pre>{@code
  * MemberConfig config = MemberConfig.of(memberId, List.of("localhost:20100", "localhost:20110",
  *         "localhost:20120"), Path.of("members", "member-" + memberId));
@@ -67,19 +117,37 @@ public final class ClusterMember implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClusterMember.class.getName());
     private static final String LOG_CHANNEL = "aeron:udp?term-length=8m";
 
+    /**
+     * How a member reads its consensus module's counters: null for its own mapping
+     * ({@link CncCounters}). Set only by a test child that seeds the old way of reading (through the
+     * consensus module's own counters, whose memory goes away when it closes), to show that the
+     * crash test catches it.
+     */
+    static Function<ConsensusModule.Context, MemberCounters> countersForTests;
+
     private final MemberConfig config;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final ClusteredMediaDriver driver;
     private final ClusteredServiceContainer container;
+    private final ClusteredService service;
+    private final MemberCounters counters;
+    private final Failures failures;
+    /** Held for the whole of {@link #close()}, so that a second caller returns once the member is closed. */
+    private final Object closeLock = new Object();
+    private volatile boolean closed;
 
     private ClusterMember(final MemberConfig config, final FileChannel lockChannel, final FileLock lock,
-            final ClusteredMediaDriver driver, final ClusteredServiceContainer container) {
+            final ClusteredMediaDriver driver, final ClusteredServiceContainer container,
+            final ClusteredService service, final MemberCounters counters, final Failures failures) {
         this.config = config;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.driver = driver;
         this.container = container;
+        this.service = service;
+        this.counters = counters;
+        this.failures = failures;
     }
 
     /**
@@ -101,18 +169,27 @@ public final class ClusterMember implements AutoCloseable {
      * @param service the service its container runs
      * @param authenticator authenticates client sessions, or null to accept every client
      * @return the running member
-     * @throws ClusterStartException if the directory is in use, a port is taken, or a part fails to launch
+     * @throws ClusterStartException if the JVM lacks {@code --add-opens java.base/jdk.internal.misc=ALL-UNNAMED}
+     *         (the message names the option), the directory is in use, a port is taken, or a part
+     *         fails to launch
      */
     public static ClusterMember start(final MemberConfig config, final ClusteredService service,
             final AuthenticatorSupplier authenticator) {
         Objects.requireNonNull(config, "config must not be null");
         Objects.requireNonNull(service, "service must not be null");
         final int id = config.memberId();
+        try {
+            // before anything touches Agrona, whose own failure would not name the option
+            JvmAccess.requireAgronaAccess("cluster member " + id);
+        } catch (final IllegalStateException e) {
+            throw new ClusterStartException(e.getMessage(), e);
+        }
         final ClusterMembers members = config.clusterMembers();
         final Path base = config.baseDir();
         FileChannel lockChannel = null;
         FileLock lock = null;
         ClusteredMediaDriver driver = null;
+        MemberCounters counters = null;
         try {
             Files.createDirectories(base);
             lockChannel = FileChannel.open(base.resolve("member.lock"), StandardOpenOption.CREATE,
@@ -135,8 +212,7 @@ public final class ClusterMember implements AutoCloseable {
             final File clusterDir = base.resolve("cluster").toFile();
             final String host = members.host(id);
             final Supplier<IdleStrategy> idle = ClusterMember::backoff;
-            final ErrorHandler errors = error -> LOG.log(System.Logger.Level.WARNING, "member " + id + ": " + error,
-                    error);
+            final Failures errors = new Failures(id);
 
             final MediaDriver.Context driverContext = new MediaDriver.Context()
                     .aeronDirectoryName(aeronDir)
@@ -191,17 +267,21 @@ public final class ClusterMember implements AutoCloseable {
                     .idleStrategySupplier(idle)
                     .errorHandler(errors);
             driver = ClusteredMediaDriver.launch(driverContext, archiveContext, consensusContext);
+            // the consensus module's counters exist once its context has concluded, in launch
+            counters = countersForTests != null ? countersForTests.apply(driver.consensusModule().context())
+                    : CncCounters.map(id, new File(aeronDir, CncFileDescriptor.CNC_FILE),
+                            driver.consensusModule().context(), errors::first);
             final ClusteredServiceContainer container = ClusteredServiceContainer.launch(containerContext);
-            return new ClusterMember(config, lockChannel, lock, driver, container);
+            return new ClusterMember(config, lockChannel, lock, driver, container, service, counters, errors);
         } catch (final ClusterStartException e) {
-            CloseHelper.quietCloseAll(driver, lockChannel);
+            CloseHelper.quietCloseAll(counters, driver, lockChannel);
             throw e;
         } catch (final IOException e) {
-            CloseHelper.quietCloseAll(driver, lockChannel);
+            CloseHelper.quietCloseAll(counters, driver, lockChannel);
             throw new ClusterStartException("member " + id + ": cannot use directory " + base.toAbsolutePath() + ": "
                     + e, e);
         } catch (final RuntimeException e) {
-            CloseHelper.quietCloseAll(driver, lockChannel);
+            CloseHelper.quietCloseAll(counters, driver, lockChannel);
             throw new ClusterStartException("member " + id + " failed to launch (directory " + base.toAbsolutePath()
                     + ", members " + config.members() + "): " + e.getMessage(), e);
         }
@@ -242,45 +322,165 @@ public final class ClusterMember implements AutoCloseable {
         return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
     }
 
-    /** @return the config the member was started with */
+    /** @return the config the member was started with; answers in every state */
     public MemberConfig config() {
         return config;
     }
 
-    /** @return this member's role now */
-    public Cluster.Role role() {
-        return Cluster.Role.get(driver.consensusModule().context().clusterNodeRoleCounter());
+    /**
+     * @return true while the member runs: not closed, no error has stopped it, and its consensus
+     *         module is up; a true answer can be out of date at once, so a call after it can still
+     *         throw {@link IllegalStateException}
+     */
+    public boolean isRunning() {
+        return !closed && failures.first() == null && counters.isRunning();
     }
 
     /**
-     * Asks the cluster for a snapshot (every member takes one at the same log position); only the
-     * leader acts on it.
-     *
-     * @return true if the request was placed, false if another control action is under way
+     * @return the first error that stopped the member (an {@link AgentTerminationException}, as a
+     *         failed pipeline ends its service, or an {@link Error} an agent threw), or empty while
+     *         none has; answers in every state. Errors reported while closing do not count, nor does
+     *         a cluster shut down on purpose: {@link #isRunning()} is false then, with no failure
      */
-    public boolean requestSnapshot() {
-        return ClusterControl.ToggleState.SNAPSHOT.toggle(driver.consensusModule().context().controlToggleCounter());
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failures.first());
     }
 
-    /** @return the consensus module's context, as it concluded (for tests) */
+    /**
+     * @return this member's role now
+     * @throws IllegalStateException if the member has stopped ({@code cluster member N is stopped:
+     *         <cause>; ...}) or is closed ({@code cluster member N is closed})
+     */
+    public Cluster.Role role() {
+        return counters.role("role()");
+    }
+
+    /**
+     * Asks the cluster for a snapshot (every member takes one at the same log position). Only the
+     * leader acts on the request, so this member must be leading.
+     *
+     * @return true if the request was placed; false only if another control action (a snapshot,
+     *         a shutdown, an abort) is under way: ask again once it is done
+     * @throws IllegalStateException if this member does not lead (the message says its role and,
+     *         for a {@link PipelineClusteredService}, which member led the latest term: ask that
+     *         one), has stopped, or is closed
+     */
+    public boolean requestSnapshot() {
+        final Cluster.Role role = counters.role("requestSnapshot()");
+        if (role != Cluster.Role.LEADER) {
+            // only the leader acts on a snapshot toggle: say whom to ask rather than a bare false
+            throw new IllegalStateException(notLeaderMessage(config.memberId(), role, leaderMemberId()));
+        }
+        return counters.toggleSnapshot();
+    }
+
+    /**
+     * @return the member that led the latest term this member's log holds, or -1 if not known
+     *         (none yet, or a service that does not track it)
+     */
+    private int leaderMemberId() {
+        return service instanceof PipelineClusteredService<?> pipeline ? pipeline.leaderMemberId() : -1;
+    }
+
+    /**
+     * @param memberId the member asked for a snapshot
+     * @param role its role, not {@code LEADER}
+     * @param leaderMemberId the leader of the latest term it knows, or -1
+     * @return why the member refuses, and whom to ask
+     */
+    static String notLeaderMessage(final int memberId, final Cluster.Role role, final int leaderMemberId) {
+        final String refused = "cluster member " + memberId + " is a " + role.name().toLowerCase(Locale.ROOT)
+                + ", and only the leader acts on a snapshot request: ";
+        if (leaderMemberId < 0) {
+            return refused + "no leader is known to this member yet; ask again once an election has chosen one";
+        }
+        if (leaderMemberId == memberId) {
+            return refused + "this member led the latest term but leads no longer; ask again once an election has "
+                    + "chosen the next leader";
+        }
+        return refused + "ask the leader, member " + leaderMemberId;
+    }
+
+    /**
+     * @return the consensus module's context, as it concluded (for tests)
+     * @throws IllegalStateException if the member is closed
+     */
     ConsensusModule.Context consensusModuleContext() {
+        if (closed) {
+            throw new IllegalStateException("cluster member " + config.memberId() + " is closed");
+        }
         return driver.consensusModule().context();
     }
 
-    /** @return how many snapshots this member has taken since it started */
+    /**
+     * @return how many snapshots this member has taken since it started
+     * @throws IllegalStateException if the member has stopped or is closed, as {@link #role()}
+     */
     public long snapshotCount() {
-        return driver.consensusModule().context().snapshotCounter().get();
+        return counters.snapshotCount();
     }
 
-    /** Stops the service container, the consensus module, the archive and the driver, then unlocks. */
+    /**
+     * Stops the service container, the consensus module, the archive and the driver, then unlocks.
+     * Idempotent and safe from any thread, while other threads still call the member: from its
+     * start every other call but {@link #config()}, {@link #isRunning()} and {@link #failure()}
+     * throws {@code IllegalStateException("cluster member N is closed")}. A second caller returns
+     * once the first has finished.
+     */
     @Override
     public void close() {
-        CloseHelper.quietCloseAll(container, driver);
-        try {
-            lock.release();
-        } catch (final IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "member " + config.memberId() + ": releasing the lock: " + e);
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            // errors the parts report while they are stopped on purpose did not stop the member
+            failures.closing = true;
+            // first, so that no read reaches the counters while the parts that own them go away
+            counters.close();
+            CloseHelper.quietCloseAll(container, driver);
+            try {
+                lock.release();
+            } catch (final IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "member " + config.memberId() + ": releasing the lock: " + e);
+            }
+            CloseHelper.quietClose(lockChannel);
         }
-        CloseHelper.quietClose(lockChannel);
+    }
+
+    /**
+     * The error handler of all the member's parts: logs what they report and keeps the first error
+     * that stopped the member. An agent ends on an {@link AgentTerminationException} (a failed
+     * pipeline ends the service so) or an {@link Error}; the other errors are reported while the
+     * agent goes on. An expected {@link ClusterTerminationException} is a cluster shut down on
+     * purpose (a shutdown request, a member removed), not a failure: the member stops without one.
+     */
+    private static final class Failures implements ErrorHandler {
+        private final int memberId;
+        private final AtomicReference<Throwable> first = new AtomicReference<>();
+        volatile boolean closing;
+
+        Failures(final int memberId) {
+            this.memberId = memberId;
+        }
+
+        Throwable first() {
+            return first.get();
+        }
+
+        @Override
+        public void onError(final Throwable error) {
+            if (error == first.get()) {
+                return;  // an agent runner reports an Error twice: from the duty cycle and from its loop
+            }
+            final boolean expected = error instanceof ClusterTerminationException termination
+                    && termination.isExpected();
+            final boolean stops = (error instanceof AgentTerminationException && !expected) || error instanceof Error;
+            if (stops && !closing && first.compareAndSet(null, error)) {
+                LOG.log(System.Logger.Level.ERROR, "cluster member " + memberId + " stopped: " + error, error);
+            } else {
+                LOG.log(System.Logger.Level.WARNING, "member " + memberId + ": " + error, error);
+            }
+        }
     }
 }

@@ -21,6 +21,10 @@ import java.util.Objects;
  *
  * <p>Replication and replies to clients use ephemeral ports (port 0).
  *
+ * <p>A member list that cannot work is a configuration error: {@link #parse} (and so
+ * {@link MemberConfig}) refuses it with an {@link IllegalArgumentException} that names the entry
+ * and the form expected, before anything is launched.
+ *
  * <pre>{@code
  * ClusterMembers members = ClusterMembers.parse(List.of("localhost:20100", "localhost:20110", "localhost:20120"));
  * String forClients = members.ingressEndpoints();   // "0=localhost:20100,1=localhost:20110,2=localhost:20120"
@@ -50,7 +54,8 @@ public final class ClusterMembers {
      * @param members {@code host:basePort} per member, member 0 first
      * @return the members
      * @throws IllegalArgumentException if the list is empty, an entry is not {@code host:port}
-     *         with a port from 1 to 65530, or two members on one host have overlapping ports
+     *         with a port from 1 to 65531, an entry holds a comma (several members in one entry:
+     *         give one per entry), or two members on one host have overlapping ports
      */
     public static ClusterMembers parse(final List<String> members) {
         Objects.requireNonNull(members, "members must not be null");
@@ -62,6 +67,13 @@ public final class ClusterMembers {
         final int[] ports = new int[members.size()];
         for (int i = 0; i < members.size(); i++) {
             final String entry = members.get(i);
+            if (entry != null && entry.indexOf(',') >= 0) {
+                // a whole member string in one entry would parse as one member whose host holds
+                // the others, and fail only when Aeron resolves it, far from the mistake
+                throw new IllegalArgumentException("member " + i + " is '" + entry + "': it holds a comma; expected "
+                        + "one member per list entry, each host:basePort, e.g. List.of(\"localhost:20100\", "
+                        + "\"localhost:20110\", \"localhost:20120\")");
+            }
             final int colon = entry == null ? -1 : entry.lastIndexOf(':');
             if (colon <= 0 || colon == entry.length() - 1) {
                 throw new IllegalArgumentException("member " + i + " is '" + entry + "'; expected host:basePort, "

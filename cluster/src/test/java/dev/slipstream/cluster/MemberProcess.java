@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One cluster member in a process of its own, for the failover tests: runs the test pipeline and
- * answers lines on stdin ({@code digest}, {@code snapshot}, {@code partition}, {@code heal},
+ * answers lines on stdin ({@code digest}, {@code snapshot}, {@code running}, {@code partition}, {@code heal},
  * {@code stop}) on stdout. Its media driver can be cut off the network ({@link Partition}).
  * Arguments: member id, members (comma-separated host:basePort), base directory, leader
  * heartbeat timeout in milliseconds, and a mode: {@code plain}; {@code withhold}, where the reply
@@ -77,6 +77,8 @@ public final class MemberProcess {
                     }
                     case "snapshots" -> System.out.println("SNAPSHOTS " + member.snapshotCount());
                     case "role" -> System.out.println("ROLE " + member.role());
+                    case "running" -> System.out.println("RUNNING " + member.isRunning()
+                            + member.failure().map(failure -> " " + failure).orElse(""));
                     case "partition" -> {
                         Partition.isolate(true);
                         System.out.println("PARTITIONED");
