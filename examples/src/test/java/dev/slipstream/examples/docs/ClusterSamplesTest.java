@@ -302,7 +302,7 @@ class ClusterSamplesTest {
 
         PipelineClusteredService<Order> guarded = PipelineClusteredService.builder(Order::new)
                 .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
-                .commandLimit(256)                                   // longer commands are refused
+                .commandLimit(1024)                                  // longer commands are refused
                 .pipeline((pipeline, outbox, states) -> {
                     OrderBook book = new OrderBook();
                     states.register("book", book);
@@ -338,11 +338,12 @@ class ClusterSamplesTest {
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true))) {
             final String clientDriverDir = clientDriver.aeronDirectoryName();
+            final PipelineClusteredService<Order> service = guarded;   // the authentication sample's name
             ClientSecrets secrets = ClientSecrets.builder()
                     .client(7, gatewaySeven)                              // each gateway its own secret
                     .client(8, gatewayEight)
                     .build();
-            ClusterMember member = ClusterMember.start(config, guarded, new ClientIdAuthenticator(secrets));
+            ClusterMember member = ClusterMember.start(config, service, new ClientIdAuthenticator(secrets));
             ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
                     .aeronDirectoryName(clientDriverDir)
                     .ingressEndpoints(config.clusterMembers().ingressEndpoints())
