@@ -50,17 +50,7 @@ public final class ClientSecrets implements CredentialStore {
         final byte[] encoded = new byte[Long.BYTES + secret.length];
         new UnsafeBuffer(encoded).putLong(0, clientId);
         System.arraycopy(secret, 0, encoded, Long.BYTES, secret.length);
-        return new CredentialsSupplier() {
-            @Override
-            public byte[] encodedCredentials() {
-                return encoded.clone();
-            }
-
-            @Override
-            public byte[] onChallenge(final byte[] encodedChallenge) {
-                return new byte[0];
-            }
-        };
+        return PrincipalCheck.credentials(encoded);
     }
 
     @Override

@@ -170,13 +170,7 @@ class ClusterSamplesTest {
                 tmp.resolve("expiring"));
         final List<Long> acks = new CopyOnWriteArrayList<>();
         try (ClusterMember member = ClusterMember.start(config, expiring);
-                MediaDriver clientDriver = MediaDriver.launch(new MediaDriver.Context()
-                        .aeronDirectoryName(tmp.resolve("expiring-client").toAbsolutePath().toString())
-                        .threadingMode(ThreadingMode.SHARED)
-                        .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
-                        .termBufferSparseFile(true)
-                        .dirDeleteOnStart(true)
-                        .dirDeleteOnShutdown(true));
+                MediaDriver clientDriver = clientDriver("expiring-client");
                 ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
                         .aeronDirectoryName(clientDriver.aeronDirectoryName())
                         .ingressEndpoints(config.clusterMembers().ingressEndpoints())
@@ -247,13 +241,7 @@ class ClusterSamplesTest {
     /** Runs the third sample on a daemon thread, then signals the shutdown barrier as SIGTERM would. */
     private Thread startClient(final MemberConfig config, final byte[] secret, final AtomicReference<Throwable> failure) {
         final Thread clientThread = new Thread(() -> {
-            try (MediaDriver clientDriver = MediaDriver.launch(new MediaDriver.Context()
-                    .aeronDirectoryName(tmp.resolve("client-driver").toAbsolutePath().toString())
-                    .threadingMode(ThreadingMode.SHARED)
-                    .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
-                    .termBufferSparseFile(true)
-                    .dirDeleteOnStart(true)
-                    .dirDeleteOnShutdown(true))) {
+            try (MediaDriver clientDriver = clientDriver("client-driver")) {
                 final String clientDriverDir = clientDriver.aeronDirectoryName();
                 final Order sent = new Order();
                 sent.set(41, 10_050, 300);
@@ -330,13 +318,7 @@ class ClusterSamplesTest {
             }
         };
 
-        try (MediaDriver clientDriver = MediaDriver.launch(new MediaDriver.Context()
-                .aeronDirectoryName(tmp.resolve("guarded-client").toAbsolutePath().toString())
-                .threadingMode(ThreadingMode.SHARED)
-                .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
-                .termBufferSparseFile(true)
-                .dirDeleteOnStart(true)
-                .dirDeleteOnShutdown(true))) {
+        try (MediaDriver clientDriver = clientDriver("guarded-client")) {
             final String clientDriverDir = clientDriver.aeronDirectoryName();
             final PipelineClusteredService<Order> service = guarded;   // the authentication sample's name
             ClientSecrets secrets = ClientSecrets.builder()
@@ -369,5 +351,16 @@ class ClusterSamplesTest {
         assertEquals(List.of(150L), acks, "the good order applied after the bad one");
         assertEquals(List.of(), unknown);
         assertEquals(1, books.get(0).applied, "the book applied the good order only");
+    }
+
+    /** A media driver of the client's own, in {@code tmp/name}, backing off when idle. */
+    private MediaDriver clientDriver(final String name) {
+        return MediaDriver.launch(new MediaDriver.Context()
+                .aeronDirectoryName(tmp.resolve(name).toAbsolutePath().toString())
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, TimeUnit.MILLISECONDS.toNanos(1)))
+                .termBufferSparseFile(true)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true));
     }
 }
