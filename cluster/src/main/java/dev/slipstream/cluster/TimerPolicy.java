@@ -14,8 +14,10 @@ package dev.slipstream.cluster;
  * timer swallowed as already fired. Pending timers are part of the cluster's own snapshot, so a
  * policy that keeps no state needs nothing in it; what a stage needs to know about its timers
  * belongs in its {@link StageState}. It must only read the event: the stages have not seen it yet.
- * A policy that throws (a negative timer id, say) stops the member, as a stage that throws does;
- * the event has reached the ring by then.
+ * A policy that throws (a negative timer id, say) is treated as a stage that throws: under the
+ * default {@link CommandFailurePolicy#REJECT} the event reaches the ring rejected on every member
+ * (a command's client is answered {@link CommandWireFormat#STATUS_REJECTED}), and the timers it
+ * scheduled before it threw stay scheduled; under {@link CommandFailurePolicy#HALT} the member stops.
  *
  * <pre>{@code
  * PipelineClusteredService<Order> service = PipelineClusteredService.builder(Order::new)
