@@ -1,8 +1,6 @@
 package dev.slipstream.cluster;
 
-import dev.slipstream.processor.ExceptionHandler;
 import dev.slipstream.processor.ExceptionHandlers;
-import dev.slipstream.ring.EventTranslator;
 import dev.slipstream.ring.ProducerType;
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.sequence.WaitStrategy;
@@ -12,8 +10,6 @@ import dev.slipstream.topology.StageFailure;
 import dev.slipstream.wait.SleepingWaitStrategy;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
-import io.aeron.ImageFragmentAssembler;
-import io.aeron.Publication;
 import io.aeron.cluster.codecs.CloseReason;
 import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
@@ -23,9 +19,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -102,6 +98,15 @@ import org.agrona.concurrent.IdleStrategy;
  * @param <T> the payload type of the ring's slots
  */
 public final class PipelineClusteredService<T> implements ClusteredService {
+    /*
+     * This class wires the parts together in onStart and hands each log callback to them, in the
+     * order the log requires; each part has one job:
+     *   CommandIntake     what a message in the log becomes (refusal, hello, duplicate, command)
+     *   RingPublisher     how a command or a stage timer's event enters the ring
+     *   ReplyRouting      how queued replies leave, in a log callback or between them
+     *   ReplyTimer        when the reply timer ticks, a function of the log alone
+     *   ServiceSnapshots  the snapshot's sections, written and loaded
+     */
     private static final System.Logger LOG = System.getLogger(PipelineClusteredService.class.getName());
     /** The default longest command payload, in bytes (see {@link Builder#commandLimit}). */
     public static final int DEFAULT_MAX_COMMAND_LENGTH = 64 * 1024;
@@ -112,95 +117,37 @@ public final class PipelineClusteredService<T> implements ClusteredService {
      */
     public static final int MAX_COMMAND_LENGTH = 1024 * 1024 - 128;
     /** The correlation id of the timer that sends replies ready between commands. */
-    static final long REPLY_TIMER_ID = Long.MIN_VALUE + 1;
+    static final long REPLY_TIMER_ID = ReplyTimer.ID;
 
-    private final Supplier<T> payloadFactory;
-    private final IngressDecoder<T> decoder;
-    private final PipelineWiring<T> wiring;
-    private final int ringSize;
-    private final Supplier<WaitStrategy> waitStrategy;
-    private final int replyCapacity;
-    private final int maxReplyLength;
-    private final int snapshotChunkLength;
-    private final TimerPolicy<T> timerPolicy;
-    private final TimerPayload<T> timerPayload;
-    private final EventTranslator<ClusterCommand<T>> translator = this::translate;
-    private final EventTranslator<ClusterCommand<T>> timerTranslator = this::translateTimer;
-    private final ReplyOutbox.ReplyTarget replyTarget = this::offerReply;
-    private final ReplyOutbox.ReplyTarget directTarget = this::offerDirect;
-    private final boolean fastReplies;
-    private final CommandFailurePolicy failurePolicy;
-    private final int maxCommandLength;
-    /** Logs what the ingress decoder throws, on the service thread: the first in full, then summaries. */
-    private final ExceptionHandler<ClusterCommand<T>> decoderLog = ExceptionHandlers.logAndContinue("ingress");
-    /** The first reply timer tick after a command, in ms; longer only in tests that must not see it fire. */
-    private final long replyTimerFirstTickMs;
-    /** Written by the service thread only; read by tests. */
-    private volatile long repliesBetweenCallbacks;
-    private final ExpandableArrayBuffer snapshotBuffer = new ExpandableArrayBuffer(4096);
+    private final ServiceSettings<T> settings;
     /** Replaced by tests that seed a bug; the real one waits for the pipeline at the log position. */
     Runnable quiescer = this::awaitQuiescent;
     /** Replaced by tests that seed a bug; the real one binds each session to the client id it said hello with. */
-    java.util.function.Function<DedupTable, ClientSessions> sessionsFactory = ClientSessions::new;
+    Function<DedupTable, ClientSessions> sessionsFactory = ClientSessions::new;
     /** Replaced by tests that seed a bug; the real one sends only while this member leads. */
     LeaderEgress egress = new LeaderEgress();
+    /** Replaced by tests that seed a bug; the real one applies each command once. */
     DedupTable dedup;
 
     /** The leader of the latest term this member's log holds, -1 before any; written by the service thread only. */
     private volatile int leaderMemberId = -1;
     /** True while a snapshot waits for the stages; written by the service thread only. */
     private volatile boolean quiescing;
-    /*
-     * The reply timer's state. Every decision to schedule it is a function of the log alone
-     * (command and timer timestamps), never of how far the pipeline has got: the consensus
-     * module matches the timer events in the log against the timers each member's service
-     * schedules, by correlation id, and a member that scheduled differently from the leader
-     * (faster stages, or a replay after a restart) would have a later timer swallowed as
-     * already fired, and its replies would wait for the next command.
-     */
-    private static final long NOT_ARMED = Long.MIN_VALUE;
-    private long replyTimerDeadline = NOT_ARMED;
-    private long lastCommandTime;
-    private long firstTick;
-    private long longestTick;
-    private long tickingFor;
+    // set in onStart, on the service thread: the parts are made there, from the seams above as tests left them
     private Cluster cluster;
     private IdleStrategy idle;
     private Slipstream<ClusterCommand<T>> pipeline;
     private RingBuffer<ClusterCommand<T>> ring;
     private ReplyOutbox outbox;
-    private StageStates states;
-    private ClientSessions sessions;
-    /** Null unless a timer policy is set. */
-    private ServiceTimers timers;
+    private ReplyRouting replies;
+    private ReplyTimer replyTimer;
+    private RingPublisher<T> publisher;
+    private CommandIntake<T> intake;
+    private ServiceSnapshots snapshots;
 
-    // the command being published; read by the translator on the service thread
-    private DirectBuffer inBuffer;
-    private int inOffset;
-    private int inLength;
-    private long inPosition;
-    private long inTimestamp;
-    private long inSessionId;
-    private long inClientId;
-    private long inCorrelationId;
-    private long inTimerId;
-
-    private PipelineClusteredService(final Builder<T> builder) {
-        this.payloadFactory = builder.payloadFactory;
-        this.decoder = builder.decoder;
-        this.wiring = builder.wiring;
-        this.ringSize = builder.ringSize;
-        this.waitStrategy = builder.waitStrategy;
-        this.replyCapacity = builder.replyCapacity;
-        this.maxReplyLength = builder.maxReplyLength;
-        this.snapshotChunkLength = builder.snapshotChunkLength;
-        this.timerPolicy = builder.timerPolicy;
-        this.timerPayload = builder.timerPayload;
-        this.fastReplies = builder.fastReplies;
-        this.replyTimerFirstTickMs = builder.replyTimerFirstTickMs;
-        this.failurePolicy = builder.failurePolicy;
-        this.maxCommandLength = builder.maxCommandLength;
-        this.dedup = new DedupTable(builder.maxClients);
+    private PipelineClusteredService(final ServiceSettings<T> settings) {
+        this.settings = settings;
+        this.dedup = new DedupTable(settings.maxClients());
     }
 
     /**
@@ -238,12 +185,12 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     /** @return the longest command payload this service accepts, in bytes */
     public int commandLimit() {
-        return maxCommandLength;
+        return settings.maxCommandLength();
     }
 
     /** @return what a stage's exception does */
     public CommandFailurePolicy commandFailurePolicy() {
-        return failurePolicy;
+        return settings.failurePolicy();
     }
 
     /** @return the reply outbox of the running pipeline, or null before {@code onStart} */
@@ -256,7 +203,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
      *         {@link Builder#fastReplies})
      */
     public boolean fastReplies() {
-        return fastReplies;
+        return settings.fastReplies();
     }
 
     /** @return replies this member sent on its own reply publications, between log callbacks or in them */
@@ -266,7 +213,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     /** @return replies sent from {@code doBackgroundWork}, between log callbacks */
     long repliesBetweenCallbacks() {
-        return repliesBetweenCallbacks;
+        final ReplyRouting routing = replies;
+        return routing == null ? 0 : routing.betweenCallbacks();
     }
 
     // ============================================================================ lifecycle
@@ -276,26 +224,33 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.cluster = cluster;
         this.idle = cluster.idleStrategy();
         egress.bind(cluster);
-        this.outbox = new ReplyOutbox(replyCapacity, maxReplyLength);
+        this.outbox = new ReplyOutbox(settings.replyCapacity(), settings.maxReplyLength());
         outbox.bindServiceThread(Thread.currentThread());
-        this.timers = timerPolicy == null ? null : new ServiceTimers(cluster, Thread.currentThread());
-        this.states = new StageStates();
+        final ServiceTimers timers = settings.hasTimers() ? new ServiceTimers(cluster, Thread.currentThread()) : null;
+        final StageStates states = new StageStates();
         final Slipstream<ClusterCommand<T>> built = Slipstream.<ClusterCommand<T>>builder(
-                () -> new ClusterCommand<>(payloadFactory.get()))
+                () -> new ClusterCommand<>(settings.payloadFactory().get()))
                 .name("clustered-pipeline")
-                .ringSize(ringSize)
+                .ringSize(settings.ringSize())
                 // an exception is a function of the log, thrown on every member alike: each
                 // rejects the command alike and goes on; an Error halts, and the member stops
-                .exceptionHandler(failurePolicy == CommandFailurePolicy.REJECT
+                .exceptionHandler(settings.failurePolicy() == CommandFailurePolicy.REJECT
                         ? new CommandRejector<T>(outbox) : ExceptionHandlers.halt())
                 .producers(ProducerType.SINGLE)
-                .waitStrategy(waitStrategy.get())
+                .waitStrategy(settings.waitStrategy().get())
                 .build();
-        wiring.wire(built, outbox, states);
+        settings.wiring().wire(built, outbox, states);
+        this.snapshots = new ServiceSnapshots(dedup, states, idle, settings.snapshotChunkLength());
         if (snapshotImage != null) {
-            loadSnapshot(snapshotImage);
+            snapshots.load(snapshotImage);
         }
-        this.sessions = sessionsFactory.apply(dedup);
+        // the sessions are rebuilt from the dedup table, so only once the snapshot is loaded
+        final ClientSessions sessions = sessionsFactory.apply(dedup);
+        this.replies = new ReplyRouting(cluster, egress, outbox);
+        this.replyTimer = new ReplyTimer(cluster, settings.replyTimerFirstTickMs());
+        this.publisher = new RingPublisher<>(settings, built.ringBuffer(), cluster, idle, outbox, timers, replies,
+                this::checkPipeline);
+        this.intake = new CommandIntake<>(sessions, dedup, outbox, publisher, settings.maxCommandLength());
         this.pipeline = built;
         this.ring = built.ringBuffer();
         built.start();
@@ -304,16 +259,16 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     @Override
     public void onSessionOpen(final ClientSession session, final long timestamp) {
         // a session is known by its id in each command; the leader adds its own reply publication
-        if (fastReplies) {
+        if (settings.fastReplies()) {
             egress.onSessionOpen(session);
         }
     }
 
     @Override
     public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
-        sessions.onSessionClose(session.id());
+        intake.onSessionClose(session.id());
         // replies still queued for it are counted undeliverable when their turn comes
-        if (fastReplies) {
+        if (settings.fastReplies()) {
             egress.onSessionClose(session.id());
         }
     }
@@ -329,102 +284,39 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     @Override
     public void onSessionMessage(final ClientSession session, final long timestamp, final DirectBuffer buffer,
             final int offset, final int length, final Header header) {
-        if (length < CommandWireFormat.COMMAND_HEADER_LENGTH) {
-            outbox.replyFromService(session.id(), -1, CommandWireFormat.STATUS_REFUSED, "command of " + length
-                    + " bytes is shorter than its header (" + CommandWireFormat.COMMAND_HEADER_LENGTH + " bytes)");
-            deliverReplies();
-            armReplyTimer(timestamp);
-            return;
+        final long superseded = intake.onSessionMessage(session, timestamp, buffer, offset, length, header);
+        replies.deliver();
+        if (superseded != DedupTable.NO_SESSION) {
+            // after its notice had its chance to leave: a closing session is offered nothing
+            ClientSessions.close(cluster, superseded);
         }
-        final long clientId = buffer.getLong(offset + CommandWireFormat.CLIENT_ID_OFFSET);
-        final long correlationId = buffer.getLong(offset + CommandWireFormat.CORRELATION_ID_OFFSET);
-        if (correlationId == CommandWireFormat.HELLO_CORRELATION_ID) {
-            final long superseded = sessions.onHello(session, clientId, timestamp, outbox, maxCommandLength);
-            deliverReplies();
-            if (superseded != DedupTable.NO_SESSION) {
-                // after its notice had its chance to leave: a closing session is offered nothing
-                ClientSessions.close(cluster, superseded);
-            }
-            armReplyTimer(timestamp);
-            return;
-        }
-        final String refusal = sessions.checkSender(session.id(), clientId);
-        final int payloadLength = length - CommandWireFormat.COMMAND_HEADER_LENGTH;
-        if (refusal != null) {
-            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, refusal);
-        } else if (payloadLength > maxCommandLength) {
-            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, "command payload of "
-                    + payloadLength + " bytes is longer than the service's limit of " + maxCommandLength + " bytes");
-        } else {
-            applyOnce(session, timestamp, buffer, offset, length, header, clientId, correlationId);
-        }
-        deliverReplies();
-        armReplyTimer(timestamp);
-    }
-
-    private void applyOnce(final ClientSession session, final long timestamp, final DirectBuffer buffer,
-            final int offset, final int length, final Header header, final long clientId, final long correlationId) {
-        final int verdict = dedup.tryApply(clientId, correlationId, timestamp);
-        if (verdict == DedupTable.APPLY) {
-            inBuffer = buffer;
-            inOffset = offset + CommandWireFormat.COMMAND_HEADER_LENGTH;
-            inLength = length - CommandWireFormat.COMMAND_HEADER_LENGTH;
-            inPosition = header.position();
-            inTimestamp = timestamp;
-            inSessionId = session.id();
-            inClientId = clientId;
-            inCorrelationId = correlationId;
-            publish(translator);
-            inBuffer = null;
-        } else if (verdict == DedupTable.DUPLICATE) {
-            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_DUPLICATE, null);
-        } else if (verdict == DedupTable.TOO_FAR_AHEAD) {
-            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED,
-                    "correlation id " + correlationId + " is more than " + DedupTable.WINDOW
-                            + " ahead of the client's oldest unapplied command");
-        } else {
-            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED,
-                    "client " + clientId + " is not remembered and the table of " + dedup.maxClients()
-                            + " clients is full");
-        }
+        replyTimer.arm(timestamp);
     }
 
     @Override
     public void onTimerEvent(final long correlationId, final long timestamp) {
         if (correlationId == REPLY_TIMER_ID) {
-            replyTimerDeadline = NOT_ARMED;
-            deliverReplies();
-            rearmReplyTimer(timestamp);
-        } else if (correlationId >= 0 && timerPolicy != null) {
+            replyTimer.fired();
+            replies.deliver();
+            replyTimer.rearm(timestamp);
+        } else if (correlationId >= 0 && settings.hasTimers()) {
             // a stage timer: into the ring at its place in the log, like a command
-            inPosition = cluster.logPosition();
-            inTimestamp = timestamp;
-            inTimerId = correlationId;
-            publish(timerTranslator);
-            deliverReplies();
+            publisher.publishTimer(correlationId, timestamp);
+            replies.deliver();
         }
     }
 
     @Override
     public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
         quiescer.run();
-        final SnapshotFormat.Writer writer = new SnapshotFormat.Writer(snapshotPublication, idle, snapshotChunkLength);
-        final int sections = 1 + states.size();
-        writer.begin(sections);
-        final int dedupLength = dedup.write(snapshotBuffer, 0);
-        writer.section(0, "dedup", snapshotBuffer, dedupLength);
-        for (int i = 0; i < states.size(); i++) {
-            final int length = states.state(i).writeSnapshot(snapshotBuffer, 0);
-            writer.section(i + 1, states.name(i), snapshotBuffer, length);
-        }
-        writer.end(sections);
+        snapshots.write(snapshotPublication);
     }
 
     @Override
     public void onRoleChange(final Cluster.Role newRole) {
         // every role runs the same pipeline; followers' replies are discarded by the cluster, and
         // only the leader keeps reply publications of its own
-        if (fastReplies) {
+        if (settings.fastReplies()) {
             egress.onRoleChange(newRole);
         }
     }
@@ -448,159 +340,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             return 0;
         }
         checkPipeline();
-        // Aeron refuses offers to client sessions from here (ClientSession.offer throws): the
-        // leader sends on its own publications; whatever cannot leave here stays queued, in
-        // order, for the next log callback or the reply timer's event
-        if (!egress.sends()) {
-            return 0;
-        }
-        return egress.poll() + outbox.deliver(directTarget);
-    }
-
-    // ============================================================================ the work
-
-    private void publish(final EventTranslator<ClusterCommand<T>> eventTranslator) {
-        if (ring.tryPublishEvent(eventTranslator)) {
-            return;
-        }
-        idle.reset();
-        while (!ring.tryPublishEvent(eventTranslator)) {
-            checkPipeline();
-            // the stages may be waiting for reply buffers: keep sending while the ring is full
-            if (deliverReplies() == 0) {
-                idle.idle();
-            }
-        }
-    }
-
-    private void translate(final ClusterCommand<T> slot, final long sequence) {
-        slot.set(inPosition, inTimestamp, inSessionId, inClientId, inCorrelationId);
-        try {
-            decoder.decode(inBuffer, inOffset, inLength, slot.payload());
-            if (timerPolicy != null) {
-                // the slot is claimed but not yet published: no stage reads it while the policy does
-                timers.apply(timerPolicy, slot);
-            }
-        } catch (final Exception e) {
-            rejectOnServiceThread(e, sequence, slot);
-        }
-    }
-
-    private void translateTimer(final ClusterCommand<T> slot, final long sequence) {
-        slot.setTimer(inPosition, inTimestamp, inTimerId);
-        try {
-            timerPayload.fill(inTimerId, inTimestamp, slot.payload());
-            timers.apply(timerPolicy, slot);
-        } catch (final Exception e) {
-            rejectOnServiceThread(e, sequence, slot);
-        }
-    }
-
-    /**
-     * The decoder or the timer policy threw: the slot is still published (a claimed slot must
-     * be), marked rejected, so every stage sees it as rejected; the client is answered here. With
-     * {@link CommandFailurePolicy#HALT} the member stops instead.
-     */
-    private void rejectOnServiceThread(final Exception e, final long sequence, final ClusterCommand<T> slot) {
-        slot.casRejected(CommandRejector.reason(e));
-        if (failurePolicy == CommandFailurePolicy.HALT) {
-            throw new AgentTerminationException("cluster member " + cluster.memberId() + ": the ingress decoder or "
-                    + "timer policy threw for " + slot + " and the service halts on exceptions", e);
-        }
-        if (!slot.isTimer()) {
-            outbox.rejectFromService(slot.clusterSessionId(), slot.correlationId(), slot.rejection());
-        }
-        decoderLog.handleEventException(e, sequence, slot);
-    }
-
-    /**
-     * After a command, makes sure the reply timer fires one tick (1 ms) after it: its event is a
-     * log callback, where the service may offer to client sessions, so replies that become ready
-     * after the last command still go out.
-     */
-    private void armReplyTimer(final long commandTime) {
-        if (firstTick == 0) {
-            // the cluster's time unit is known once the log is joined, not in onStart
-            final TimeUnit unit = cluster.timeUnit();
-            firstTick = Math.max(1, unit.convert(replyTimerFirstTickMs, TimeUnit.MILLISECONDS));
-            longestTick = Math.max(1, unit.convert(100, TimeUnit.MILLISECONDS));
-            tickingFor = Math.max(1, unit.convert(10, TimeUnit.SECONDS));
-        }
-        lastCommandTime = commandTime;
-        final long wanted = commandTime + firstTick;
-        if (replyTimerDeadline == NOT_ARMED || replyTimerDeadline > wanted) {
-            scheduleReplyTimer(wanted);
-        }
-    }
-
-    /**
-     * After a reply timer event, schedules the next one: ticks grow with the time since the last
-     * command (1, 2, 4, ... ms, at most 100 ms) and stop 10 s after it. A reply a stage makes
-     * later than that goes out with the next command.
-     */
-    private void rearmReplyTimer(final long now) {
-        if (firstTick == 0) {
-            return;  // a timer scheduled before a restart from a snapshot; the next command arms anew
-        }
-        final long sinceCommand = now - lastCommandTime;
-        if (sinceCommand < tickingFor) {
-            scheduleReplyTimer(now + Math.min(longestTick, Math.max(firstTick, sinceCommand)));
-        }
-    }
-
-    private void scheduleReplyTimer(final long deadline) {
-        // false only if the consensus module cannot be reached; the next command tries again
-        if (cluster.scheduleTimer(REPLY_TIMER_ID, deadline)) {
-            replyTimerDeadline = deadline;
-        }
-    }
-
-    private int deliverReplies() {
-        return outbox.deliver(replyTarget);
-    }
-
-    /** In a log callback: the session's own publication if this member has one up, else the session's offer. */
-    private int offerReply(final long clusterSessionId, final DirectBuffer buffer, final int offset,
-            final int length) {
-        final ClientSession session = cluster.getClientSession(clusterSessionId);
-        if (session == null || session.isClosing()) {
-            return ReplyOutbox.ReplyTarget.GONE;
-        }
-        final int direct = egress.offer(clusterSessionId, buffer, offset, length);
-        if (direct != LeaderEgress.NO_ROUTE) {
-            return direct;
-        }
-        final long result = session.offer(buffer, offset, length);
-        if (result > 0) {
-            return ReplyOutbox.ReplyTarget.SENT;
-        }
-        if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION) {
-            return ReplyOutbox.ReplyTarget.RETRY;
-        }
-        // a new leader's reply channel to a live session still coming up, or a session restored
-        // from the log whose client is gone and which lives until it times out
-        if (result == Publication.NOT_CONNECTED) {
-            return ReplyOutbox.ReplyTarget.NOT_CONNECTED;
-        }
-        return ReplyOutbox.ReplyTarget.GONE;
-    }
-
-    /**
-     * In {@code doBackgroundWork}: the session's own publication, or nothing. A reply that cannot
-     * leave here is {@code RETRY}: it stays at the head of the outbox, before every later reply,
-     * until a log callback offers it through the session.
-     */
-    private int offerDirect(final long clusterSessionId, final DirectBuffer buffer, final int offset,
-            final int length) {
-        final ClientSession session = cluster.getClientSession(clusterSessionId);
-        if (session == null || session.isClosing()) {
-            return ReplyOutbox.ReplyTarget.GONE;
-        }
-        final int direct = egress.offer(clusterSessionId, buffer, offset, length);
-        if (direct == ReplyOutbox.ReplyTarget.SENT) {
-            repliesBetweenCallbacks = repliesBetweenCallbacks + 1;  // single writer: the service thread
-        }
-        return direct == LeaderEgress.NO_ROUTE ? ReplyOutbox.ReplyTarget.RETRY : direct;
+        return replies.deliverBetweenCallbacks();
     }
 
     /** Waits until every stage has handled every published command, sending replies meanwhile. */
@@ -614,7 +354,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         try {
             while (ring.getMinimumGatingSequence() < cursor) {
                 checkPipeline();
-                if (deliverReplies() == 0) {
+                if (replies.deliver() == 0) {
                     idle.idle();
                 }
             }
@@ -623,39 +363,12 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         }
     }
 
+    /** Stops the member if a stage failed: a replica that skipped a command cannot go on. */
     private void checkPipeline() {
         final List<StageFailure> failures = pipeline.failures();
         if (!failures.isEmpty()) {
             throw new AgentTerminationException("pipeline of cluster member " + cluster.memberId()
                     + " failed; the member stops, since a replica that lost a command cannot go on: " + failures);
-        }
-    }
-
-    private void loadSnapshot(final Image image) {
-        final SnapshotFormat.Reader reader = new SnapshotFormat.Reader();
-        final ImageFragmentAssembler assembler = new ImageFragmentAssembler(reader);
-        idle.reset();
-        while (!reader.isComplete()) {
-            final int fragments = image.poll(assembler, 16);
-            if (fragments == 0) {
-                if (image.isEndOfStream() || image.isClosed()) {
-                    throw new IllegalStateException("snapshot ended before its end message");
-                }
-                idle.idle();
-            }
-        }
-        reader.check();
-        final List<String> names = reader.names();
-        final List<String> expected = new java.util.ArrayList<>();
-        expected.add("dedup");
-        expected.addAll(states.names());
-        if (!names.equals(expected)) {
-            throw new IllegalStateException("snapshot holds sections " + names + " but this pipeline registers "
-                    + expected + "; register the same stage states, in the same order, as the pipeline that took it");
-        }
-        dedup.read(reader.section(0), 0, reader.length(0));
-        for (int i = 0; i < states.size(); i++) {
-            states.state(i).loadSnapshot(reader.section(i + 1), 0, reader.length(i + 1));
         }
     }
 
@@ -918,7 +631,9 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             if (wiring == null) {
                 throw new IllegalStateException("no pipeline wiring: call pipeline(...) before build()");
             }
-            return new PipelineClusteredService<>(this);
+            return new PipelineClusteredService<>(new ServiceSettings<>(payloadFactory, decoder, wiring, ringSize,
+                    waitStrategy, replyCapacity, maxReplyLength, snapshotChunkLength, timerPolicy, timerPayload,
+                    fastReplies, failurePolicy, maxCommandLength, maxClients, replyTimerFirstTickMs));
         }
     }
 }
