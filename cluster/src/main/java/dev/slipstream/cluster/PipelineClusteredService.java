@@ -67,9 +67,19 @@ import org.agrona.concurrent.IdleStrategy;
  *       the service thread publishes; then the dedup table and each registered
  *       {@link StageState} are written, in chunks of bounded size. On start the snapshot is
  *       loaded before the pipeline starts, and the cluster replays the log after it.</li>
- *   <li><b>Failure.</b> A stage that throws halts the pipeline, and the member stops (the
- *       service agent terminates): a member whose pipeline skipped a command cannot stay a
- *       replica.</li>
+ *   <li><b>Sessions.</b> A session's first message is a hello naming its client id: the
+ *       service binds the session to it (checking what its credentials allow), makes it the only
+ *       session speaking for that id (an older one is told {@link CommandWireFormat#STATUS_SUPERSEDED}
+ *       and closed), and answers with the highest correlation id applied for the client and the
+ *       {@link Builder#commandLimit command limit}. A command under another client id, or longer
+ *       than the limit, is refused before the ring.</li>
+ *   <li><b>Failure.</b> An exception a stage, the ingress decoder or the timer policy throws for
+ *       a command is a function of the log, thrown on every member alike: under the default
+ *       {@link CommandFailurePolicy#REJECT} every member marks the command rejected
+ *       ({@link ClusterCommand#isRejected()}), answers its client
+ *       {@link CommandWireFormat#STATUS_REJECTED} once, and goes on. An {@link Error}, or any
+ *       exception under {@link CommandFailurePolicy#HALT}, halts the pipeline and the member stops
+ *       (the service agent terminates).</li>
  * </ul>
  *
  * <pre>{@code
