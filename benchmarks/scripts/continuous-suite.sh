@@ -11,13 +11,17 @@
 set -euo pipefail
 rounds=$1; out=$2; jar=${3:-benchmarks/target/benchmarks.jar}
 here=$(dirname "$0")
+. "$here/progress.sh"
 mkdir -p "$out"
 echo "load before the suite: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$out/load.txt"
 cells=("unicast yielding" "unicast busyspin" "unicast blocking"
        "pipeline yielding" "sequencer yielding" "multicast yielding" "diamond yielding"
        "pipeline blocking" "sequencer blocking" "multicast blocking" "diamond blocking")
-for cell in "${cells[@]}"; do
+began=$(date +%s)
+for ((c = 0; c < ${#cells[@]}; c++)); do
+    cell=${cells[$c]}
     read -r shape wait <<< "$cell"
+    echo "cell $((c + 1))/${#cells[@]}, $cell: $(progress_left "$began" "$c" "${#cells[@]}")"
     sides=("lmax=$jar:lmax" "slipstream=$jar:dsl")
     [[ $shape == unicast ]] && sides+=("core=$jar:slipstream")
     [[ $shape == unicast && $wait != busyspin ]] && sides+=("abq=$jar:abq")

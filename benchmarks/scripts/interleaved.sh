@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side throughput of several benchmark jars (or several implementations), one JMH fork
 # per JVM, interleaved A B C A B C ..., so that a slow or fast phase of the machine hits every
-# side alike. Prints the median score per side and, for every pair of sides, the median and range
-# of the per-round ratios.
+# side alike. Prints a line per round (how long it has run, about how long is left), then the
+# median score per side and, for every pair of sides, the median and range of the per-round ratios.
 #
 # Usage: benchmarks/scripts/interleaved.sh ROUNDS BENCHMARK WAIT SIDE...
 #   WAIT is the wait-strategy parameter, or - for a benchmark without one
@@ -28,9 +28,12 @@ out=$(mktemp -d)
 # every side of a round runs from a jar path of the same length (see layout.sh)
 . "$(dirname "$0")/layout.sh"
 LAYOUT_DIR=$out/jars
+. "$(dirname "$0")/progress.sh"
 opts=${JMH_OPTS:-"-wi 3 -w 1s -i 3 -r 1s"}
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 | head -1)"
+began=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do
+    echo "round $r/$rounds: $(progress_left "$began" $((r - 1)) "$rounds"), load $(cut -d' ' -f1 /proc/loadavg)"
     index=0
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; jar=${rest%%:*}; rest=${rest#*:}

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Side-by-side one-way latency and consumer CPU of several wait strategies (or implementations),
 # one JVM per side per round, interleaved A B C A B C ..., so that a slow or fast phase of the
-# machine hits every side alike. For every rate, prints each side's median p50, p90 and consumer
-# CPU per event over the rounds and, for every pair of sides, the median and range of the
-# per-round ratios.
+# machine hits every side alike. Prints a line per round (how long it has run, about how long is
+# left), then, for every rate, each side's median p50, p90 and consumer CPU per event over the
+# rounds and, for every pair of sides, the median and range of the per-round ratios.
 #
 # Usage: benchmarks/scripts/latency-interleaved.sh ROUNDS RATES SIDE...
 #   RATES is a comma-separated list of events per second, e.g. 10000,100000,1000000
@@ -24,8 +24,11 @@ out=$(mktemp -d)
 # every side of a round runs from a jar path of the same length (see layout.sh)
 . "$(dirname "$0")/layout.sh"
 LAYOUT_DIR=$out/jars
+. "$(dirname "$0")/progress.sh"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  java: $(java -version 2>&1 | head -1)"
+began=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do
+    echo "round $r/$rounds: $(progress_left "$began" $((r - 1)) "$rounds"), load $(cut -d' ' -f1 /proc/loadavg)"
     index=0
     for side in "${sides[@]}"; do
         label=${side%%=*}; rest=${side#*=}; impl=${rest%%:*}; wait=${rest#*:}; side_jar=$jar

@@ -40,11 +40,13 @@ mkdir -p "$out/raw"
 # every side of a round runs from a jar path of the same length (see layout.sh)
 . "$(dirname "$0")/layout.sh"
 LAYOUT_DIR=$(mktemp -d)
+. "$(dirname "$0")/progress.sh"
 : > "$out/load.txt"
 began=$(date +%s)
 echo "java: $(java -version 2>&1 | head -1); cpus: $(nproc); rounds $rounds, ops $ops, threads $threads, $warmups warm-up and $runs measured runs per JVM" | tee "$out/setup.txt"
 n=${#queues[@]}
 for ((r = 1; r <= rounds; r++)); do
+    echo "round $r/$rounds: $(progress_left "$began" $((r - 1)) "$rounds")"
     for t in ${threads//,/ }; do
         for w in "${workloads[@]}"; do
             for ((k = 0; k < n; k++)); do

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -36,7 +37,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * through the new leader, the dead member started again (it catches up from its snapshot and
  * the log). At the end every member must have applied every command exactly once, in the same
  * order, and hold the book and the executions of the reference matcher fed the commands in that
- * order.
+ * order. It prints a line per phase and event (members started, the leader elected, orders sent,
+ * the kill, the new leader's first answer, the restart, the check), each stamped with the seconds
+ * since the start, then a summary.
  *
  * <pre>{@code
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp examples/target/examples.jar \
@@ -49,6 +52,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class ClusteredExchange {
     private static final Duration LIMIT = Duration.ofMinutes(3);
+    /** The longest the run stays silent while orders are in flight (a failover takes seconds). */
+    private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(2);
+    /** How often the members are asked for their role after the kill, until one leads. */
+    private static final Duration ROLE_CHECK_INTERVAL = Duration.ofMillis(250);
 
     private ClusteredExchange() {
     }
@@ -107,6 +114,8 @@ public final class ClusteredExchange {
                     System.out.println("DIGEST " + (current == null ? "none" : current.digest()));
                 } else if ("order".equals(line)) {
                     System.out.println("ORDER " + (current == null ? "" : current.appliedOrder()));
+                } else if ("role".equals(line)) {
+                    System.out.println("ROLE " + member.role());
                 }
                 System.out.flush();
             }
@@ -114,7 +123,7 @@ public final class ClusteredExchange {
     }
 
     /**
-     * Runs the whole demonstration.
+     * Runs the whole demonstration, printing a line per phase and event to standard output.
      *
      * @param dir where the members keep their directories
      * @param orders how many commands to send
@@ -123,6 +132,7 @@ public final class ClusteredExchange {
      * @throws Exception if a member fails or the check fails (an {@link IllegalStateException})
      */
     public static String run(final Path dir, final int orders, final int basePort) throws Exception {
+        final Progress progress = new Progress();
         final List<String> members = List.of("localhost:" + basePort, "localhost:" + (basePort + 10),
                 "localhost:" + (basePort + 20));
         final Member[] processes = new Member[3];
@@ -132,17 +142,22 @@ public final class ClusteredExchange {
                 .threadingMode(ThreadingMode.SHARED)
                 .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
                 .dirDeleteOnStart(true).dirDeleteOnShutdown(true))) {
+            progress.say("starting 3 members, one process each, 3 s leader heartbeat timeout, logs in " + dir);
             for (int i = 0; i < 3; i++) {
-                processes[i] = new Member(i, members, dir);
+                processes[i] = startMember(progress, i, members, dir, false);
             }
             final List<ExchangeCommand> sent = new ArrayList<>();
             final long[] answered = {0};
+            progress.say("waiting for the members to elect a leader");
             try (ClusterCommandClient client = connect(driver.aeronDirectoryName(), members,
                     (correlationId, status, buffer, offset, length) -> answered[0]++)) {
+                progress.say("leader elected: member " + client.leaderMemberId() + "; the client is connected");
+                progress.say("sending " + orders + " orders (limit, market and cancel, seeded), up to 256 unanswered");
                 final Random random = new Random(42);
                 final UnsafeBuffer payload = new UnsafeBuffer(new byte[ExchangeCommand.LENGTH]);
                 int dead = -1;
-                boolean killed = false;
+                Failover failover = null;
+                int reported = 0;
                 final long deadline = System.nanoTime() + LIMIT.toNanos();
                 while (sent.size() < orders || client.inFlight() > 0) {
                     if (System.nanoTime() - deadline > 0) {
@@ -157,25 +172,50 @@ public final class ClusteredExchange {
                         }
                     }
                     client.poll();
-                    if (!killed && answered[0] >= orders / 3) {
+                    final int tenths = sent.size() * 10 / orders;
+                    if (tenths > reported || progress.quietFor(PROGRESS_INTERVAL)) {
+                        reported = Math.max(reported, tenths);
+                        progress.say("orders " + sent.size() + "/" + orders + " sent, " + answered[0] + " answered"
+                                + (failover != null && !failover.answered() ? "; waiting for a new leader" : ""));
+                    }
+                    if (failover == null && answered[0] >= orders / 3) {
                         dead = client.leaderMemberId();
+                        failover = new Failover(answered[0]);
                         processes[dead].kill();
-                        killed = true;
                         events.add("SIGKILL to leader " + dead + " after " + answered[0] + " answers");
+                        progress.say("leader member " + dead + " killed (SIGKILL) at order " + sent.size() + ", "
+                                + answered[0] + " answered");
+                    }
+                    if (failover != null && !failover.answered()) {
+                        failover.watch(answered[0], processes, dead, client, progress);
                     }
                     if (dead >= 0 && answered[0] >= orders / 2) {
-                        processes[dead] = new Member(dead, members, dir);
+                        if (!failover.answered()) {
+                            failover.checkNow();  // the answers that reached half may be the new leader's
+                            failover.watch(answered[0], processes, dead, client, progress);
+                        }
+                        progress.say("restarting member " + dead + " after " + answered[0] + " answers");
+                        processes[dead] = startMember(progress, dead, members, dir, true);
                         events.add("member " + dead + " started again after " + answered[0] + " answers, leader "
                                 + client.leaderMemberId());
                         dead = -1;
                     }
                 }
-                if (dead >= 0) {
-                    processes[dead] = new Member(dead, members, dir);
+                if (failover != null && !failover.answered()) {
+                    failover.checkNow();  // the last answers came since the last check
+                    failover.watch(answered[0], processes, dead, client, progress);
                 }
+                if (dead >= 0) {
+                    processes[dead] = startMember(progress, dead, members, dir, true);
+                }
+                progress.say("all " + orders + " orders answered; the client re-sent " + client.resends()
+                        + " and reconnected " + client.reconnects() + " times");
                 events.add("client: " + client.resends() + " re-sent, " + client.reconnects() + " reconnects");
             }
-            return check(processes, sent, events);
+            final String summary = check(progress, processes, sent, events);
+            progress.say("every member applied the " + sent.size() + " commands once each, in one order, and holds"
+                    + " the reference matcher's book and executions");
+            return summary;
         } finally {
             for (final Member m : processes) {
                 if (m != null) {
@@ -185,24 +225,47 @@ public final class ClusteredExchange {
         }
     }
 
+    private static Member startMember(final Progress progress, final int id, final List<String> members,
+            final Path dir, final boolean again) throws IOException, InterruptedException {
+        final int base = ClusterMembers.parse(members).port(id, 0);
+        progress.say("member " + id + " starting: localhost, ports " + base + "-"
+                + (base + ClusterMembers.PORTS_PER_MEMBER - 1));
+        final Member member = new Member(id, members, dir);
+        progress.say("member " + id + (again ? " started again (pid " + member.pid() + "), catching up with the cluster"
+                : " started (pid " + member.pid() + ")"));
+        return member;
+    }
+
     /** Every member applied 1..n once each, in one order, and holds the reference's book for that order. */
-    private static String check(final Member[] members, final List<ExchangeCommand> sent, final List<String> events)
-            throws Exception {
+    private static String check(final Progress progress, final Member[] members, final List<ExchangeCommand> sent,
+            final List<String> events) throws Exception {
+        progress.say("checking every member's state: commands applied, their order, the book against the reference");
         final String[] orders = new String[members.length];
         final String[] digests = new String[members.length];
         for (int i = 0; i < members.length; i++) {
-            final long deadline = System.nanoTime() + LIMIT.toNanos();
+            final long startNs = System.nanoTime();
+            final long deadline = startNs + LIMIT.toNanos();
+            boolean behind = false;
             while (true) {
                 digests[i] = members[i].ask("digest", "DIGEST");
                 if (digests[i].startsWith(sent.size() + " commands")) {
                     break;
                 }
+                behind = true;
                 if (System.nanoTime() - deadline > 0) {
                     throw new IllegalStateException("member " + i + " holds " + digests[i] + "; expected "
                             + sent.size() + " commands; " + events);
                 }
+                if (progress.quietFor(PROGRESS_INTERVAL)) {
+                    final int comma = digests[i].indexOf(',');
+                    progress.say("member " + i + " holds " + (comma < 0 ? digests[i] : digests[i].substring(0, comma))
+                            + " of " + sent.size() + ", catching up");
+                }
                 Thread.sleep(50);  // polling the member's state while it catches up
             }
+            final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+            progress.say("member " + i + " has applied all " + sent.size() + " commands"
+                    + (behind ? " (caught up " + waitedMs + " ms into the check)" : ""));
             orders[i] = members[i].ask("order", "ORDER");
         }
         final long[] applied = Arrays.stream(orders[0].split(",")).mapToLong(Long::parseLong).toArray();
@@ -315,9 +378,87 @@ public final class ClusteredExchange {
             }
         }
 
+        long pid() {
+            return process.pid();
+        }
+
         void kill() throws InterruptedException {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Which member leads after the kill and when it first answered. The members are asked for their
+     * role (every {@link #ROLE_CHECK_INTERVAL}): the client hears of a new leader only after its first
+     * replies. An answer counts as the new leader's if it came after a check that found no leader,
+     * so that the replies the old leader had sent before it died do not.
+     */
+    private static final class Failover {
+        private final long killedNs = System.nanoTime();
+        private long answeredAtCheck;
+        private long firstAnswerNs;
+        private long nextCheckNs = killedNs;
+        private boolean answered;
+
+        Failover(final long answered) {
+            this.answeredAtCheck = answered;
+        }
+
+        boolean answered() {
+            return answered;
+        }
+
+        void checkNow() {
+            nextCheckNs = System.nanoTime();
+        }
+
+        void watch(final long answeredNow, final Member[] members, final int dead, final ClusterCommandClient client,
+                final Progress progress) throws IOException, InterruptedException {
+            final long now = System.nanoTime();
+            if (firstAnswerNs == 0 && answeredNow > answeredAtCheck) {
+                firstAnswerNs = now;
+            }
+            if (now - nextCheckNs < 0) {
+                return;
+            }
+            nextCheckNs = now + ROLE_CHECK_INTERVAL.toNanos();
+            final int leader = leader(members, dead);
+            if (leader < 0) {
+                answeredAtCheck = answeredNow;
+                firstAnswerNs = 0;
+            } else if (firstAnswerNs != 0) {
+                answered = true;
+                progress.say("new leader member " + leader + " answered "
+                        + TimeUnit.NANOSECONDS.toMillis(firstAnswerNs - killedNs) + " ms after the kill; the client"
+                        + " re-sent " + client.resends() + " commands");
+            }
+        }
+
+        /** @return the running member whose role is leader, or -1 while none is (during an election) */
+        private static int leader(final Member[] members, final int dead) throws IOException, InterruptedException {
+            for (int i = 0; i < members.length; i++) {
+                if (i != dead && "LEADER".equals(members[i].ask("role", "ROLE"))) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** One line per phase or event, stamped with the seconds since the run started. */
+    private static final class Progress {
+        private final long startNs = System.nanoTime();
+        private long lastNs = startNs;
+
+        void say(final String line) {
+            lastNs = System.nanoTime();
+            System.out.printf(Locale.ROOT, "[%4.1f s] %s%n", (lastNs - startNs) / 1e9, line);
+            System.out.flush();
+        }
+
+        boolean quietFor(final Duration interval) {
+            return System.nanoTime() - lastNs > interval.toNanos();
         }
     }
 }
