@@ -134,6 +134,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     Runnable quiescer = this::awaitQuiescent;
     /** Replaced by tests that seed a bug; the real one binds each session to the client id it said hello with. */
     Function<DedupTable, ClientSessions> sessionsFactory = ClientSessions::new;
+    /** Turned off by a test that seeds a bug: the service without a limit of its own. */
+    boolean commandLimitEnforced = true;
     /** Replaced by tests that seed a bug; the real one sends only while this member leads. */
     LeaderEgress egress = new LeaderEgress();
     /** Replaced by tests that seed a bug; the real one applies each command once. */
@@ -260,7 +262,8 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.replyTimer = new ReplyTimer(cluster, settings.replyTimerFirstTickMs());
         this.publisher = new RingPublisher<>(settings, built.ringBuffer(), cluster, idle, outbox, timers, replies,
                 this::checkPipeline);
-        this.intake = new CommandIntake<>(sessions, dedup, outbox, publisher, settings.maxCommandLength());
+        this.intake = new CommandIntake<>(sessions, dedup, outbox, publisher,
+                commandLimitEnforced ? settings.maxCommandLength() : Integer.MAX_VALUE);
         this.pipeline = built;
         this.ring = built.ringBuffer();
         built.start();

@@ -110,20 +110,35 @@ class ClientSessionsTest {
 
     @Test
     void aCommandLongerThanTheServiceLimitIsRefusedWithTheLimit() {
+        assertLongCommandRefused(service -> { });
+        final IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class,
+                () -> PipelineClusteredService.builder(Amount::new).commandLimit(PipelineClusteredService.MAX_COMMAND_LENGTH + 1));
+        assertTrue(tooBig.getMessage().contains("the longest message the cluster's log carries"), tooBig.getMessage());
+    }
+
+    @Test
+    void theLimitCheckCatchesAServiceWithoutALimitOfItsOwn() {
+        // the seeded bug: only the client limits a command's length, as before the service had a limit
+        final AssertionError caught = assertThrows(AssertionError.class,
+                () -> assertLongCommandRefused(service -> service.commandLimitEnforced = false));
+        assertTrue(caught.getMessage().contains("refused with the limit"), caught.getMessage());
+    }
+
+    private static void assertLongCommandRefused(
+            final java.util.function.Consumer<PipelineClusteredService<Amount>> seed) {
         final List<Long> applied = new CopyOnWriteArrayList<>();
-        try (StubbedService cluster = new StubbedService(applying(applied).commandLimit(16))) {
+        try (StubbedService cluster = new StubbedService(applying(applied).commandLimit(16), seed)) {
             cluster.open(1, null);
             cluster.hello(1, 42);
             cluster.send(1, 42, 1, 5, 17);
             cluster.send(1, 42, 1, 6, 16);  // the same id again, within the limit: not remembered as applied
             cluster.drain();
+            final List<String> answers = cluster.repliesTo(1);
+            assertEquals("1:2 command payload of 17 bytes is longer than the service's limit of 16 bytes",
+                    answers.get(1), "the long command refused with the limit: " + answers);
             assertEquals(List.of("0:5 highest=0 limit=16",
-                    "1:2 command payload of 17 bytes is longer than the service's limit of 16 bytes", "1:0"),
-                    cluster.repliesTo(1));
+                    "1:2 command payload of 17 bytes is longer than the service's limit of 16 bytes", "1:0"), answers);
             assertEquals(List.of(6L), applied);
         }
-        final IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class,
-                () -> PipelineClusteredService.builder(Amount::new).commandLimit(PipelineClusteredService.MAX_COMMAND_LENGTH + 1));
-        assertTrue(tooBig.getMessage().contains("the longest message the cluster's log carries"), tooBig.getMessage());
     }
 }

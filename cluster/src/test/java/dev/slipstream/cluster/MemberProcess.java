@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * ledger that throws for {@link TestPipelines#POISON} on every member and an {@code Error} for
  * {@code ERROR_BASE + id} on this member only ({@code validating-healed}: the same without the
  * {@code Error}, for the member restarted after it); or, with the seeded bug of halting on exceptions,
- * {@code validating-halt}.
+ * {@code validating-halt}, or {@code validating-errors-rejected} (an {@code Error} rejected like an
+ * exception, so the member it happened on goes on).
  */
 public final class MemberProcess {
     private MemberProcess() {
@@ -44,7 +45,8 @@ public final class MemberProcess {
                         "timers-wall-clock".equals(mode) ? WallClockFirings::new : SeenEvents::new, events)
                 : mode.startsWith("validating") ? TestPipelines.validating(Ledger::new, ledger,
                         "validating-healed".equals(mode) ? -1 : id,
-                        "validating-halt".equals(mode) ? CommandFailurePolicy.HALT : CommandFailurePolicy.REJECT)
+                        "validating-halt".equals(mode) ? CommandFailurePolicy.HALT : CommandFailurePolicy.REJECT,
+                        "validating-errors-rejected".equals(mode))
                 : TestPipelines.service(Ledger::new, ledger, !"plain".equals(mode));
         if ("no-dedup".equals(mode)) {
             service.dedup = new DedupTable() {

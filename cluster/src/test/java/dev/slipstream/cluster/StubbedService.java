@@ -37,7 +37,14 @@ final class StubbedService implements AutoCloseable {
     private long time = 1000;
 
     StubbedService(final PipelineClusteredService.Builder<Amount> builder) {
+        this(builder, service -> { });
+    }
+
+    /** As above, with {@code seed} applied to the service before it starts (a test's seeded bug). */
+    StubbedService(final PipelineClusteredService.Builder<Amount> builder,
+            final java.util.function.Consumer<PipelineClusteredService<Amount>> seed) {
         this.service = builder.fastReplies(false).build();
+        seed.accept(service);
         this.cluster = Stubs.proxy(Cluster.class, (method, args) -> switch (method) {
             case "idleStrategy" -> new SleepingMillisIdleStrategy(1);
             case "timeUnit" -> TimeUnit.MILLISECONDS;

@@ -60,6 +60,16 @@ final class TestPipelines {
      */
     static PipelineClusteredService<Amount> validating(final Supplier<? extends Ledger> ledgers,
             final AtomicReference<Ledger> current, final int memberId, final CommandFailurePolicy policy) {
+        return validating(ledgers, current, memberId, policy, false);
+    }
+
+    /**
+     * As above; with {@code rejectErrors}, the seeded bug: the validating stage's exception
+     * handler rejects an {@code Error} like an exception, so the member it happened on goes on.
+     */
+    static PipelineClusteredService<Amount> validating(final Supplier<? extends Ledger> ledgers,
+            final AtomicReference<Ledger> current, final int memberId, final CommandFailurePolicy policy,
+            final boolean rejectErrors) {
         return PipelineClusteredService.builder(Amount::new)
                 .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
                 .ringSize(256)
@@ -68,15 +78,18 @@ final class TestPipelines {
                     final Ledger ledger = ledgers.get();
                     states.register("ledger", ledger);
                     current.set(ledger);
-                    pipeline.handleEventsWith(StageSpec.of("validate", (command, sequence, endOfBatch) -> {
-                        final long amount = command.payload().value;
-                        if (amount == POISON) {
-                            throw new ArrayIndexOutOfBoundsException("no account " + amount);
-                        }
-                        if (amount == ERROR_BASE + memberId) {
-                            throw new AssertionError("member " + memberId + " alone fails on " + amount);
-                        }
-                    })).then(StageSpec.of("ledger", (command, sequence, endOfBatch) -> {
+                    final StageSpec<ClusterCommand<Amount>> validate = StageSpec.of("validate",
+                            (command, sequence, endOfBatch) -> {
+                                final long amount = command.payload().value;
+                                if (amount == POISON) {
+                                    throw new ArrayIndexOutOfBoundsException("no account " + amount);
+                                }
+                                if (amount == ERROR_BASE + memberId) {
+                                    throw new AssertionError("member " + memberId + " alone fails on " + amount);
+                                }
+                            });
+                    pipeline.handleEventsWith(rejectErrors ? validate.exceptionHandler(new ErrorRejector(outbox))
+                            : validate).then(StageSpec.of("ledger", (command, sequence, endOfBatch) -> {
                         if (!command.isRejected()) {
                             ledger.onEvent(command, sequence, endOfBatch);
                         }
@@ -87,5 +100,29 @@ final class TestPipelines {
                             }, command.payload())));
                 })
                 .build();
+    }
+
+    /** The seeded bug: every {@code Throwable}, an {@code Error} too, rejects its command and the stage goes on. */
+    private static final class ErrorRejector implements dev.slipstream.processor.ExceptionHandler<ClusterCommand<Amount>> {
+        private final ReplyOutbox outbox;
+
+        ErrorRejector(final ReplyOutbox outbox) {
+            this.outbox = outbox;
+        }
+
+        @Override
+        public void handleEventException(final Throwable ex, final long sequence, final ClusterCommand<Amount> command) {
+            if (command.casRejected(CommandRejector.reason(ex))) {
+                outbox.reject(command, command.rejection());
+            }
+        }
+
+        @Override
+        public void handleOnStartException(final Throwable ex) {
+        }
+
+        @Override
+        public void handleOnShutdownException(final Throwable ex) {
+        }
     }
 }
