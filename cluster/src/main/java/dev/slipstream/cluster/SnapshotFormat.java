@@ -13,7 +13,8 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A clustered pipeline's snapshot as messages: a begin message with the number of sections, per
+ * A clustered pipeline's snapshot as messages (format {@value #VERSION}; a test keeps a snapshot
+ * of this format as a file and checks that this version still writes those bytes and loads them): a begin message with the number of sections, per
  * section a header (index, total length, name) and its bytes cut into chunks, then an end
  * message. Section 0 is the dedup table; section {@code i > 0} is the stage state registered
  * {@code i}-th. Every message starts with its type and section index.
@@ -36,18 +37,28 @@ final class SnapshotFormat {
     private SnapshotFormat() {
     }
 
+    /** Where the writer's messages go: a snapshot publication, or (in tests) a file. */
+    @FunctionalInterface
+    interface MessageSink {
+        /** Takes one whole message; returns once it is taken. */
+        void accept(DirectBuffer buffer, int offset, int length);
+    }
+
     /** Writes messages to a snapshot publication, retrying on back-pressure. */
     static final class Writer {
-        private final ExclusivePublication publication;
-        private final IdleStrategy idle;
+        private final MessageSink sink;
         private final int chunkLength;
         private final UnsafeBuffer message;
 
         Writer(final ExclusivePublication publication, final IdleStrategy idle, final int maxChunkLength) {
-            this.publication = publication;
-            this.idle = idle;
-            this.chunkLength = Math.max(1, Math.min(maxChunkLength,
-                    publication.maxMessageLength() - CHUNK_HEADER_LENGTH));
+            this((buffer, offset, length) -> offer(publication, idle, buffer, offset, length),
+                    publication.maxMessageLength(), maxChunkLength);
+        }
+
+        /** A writer to any sink whose messages may be up to {@code maxMessageLength} bytes. */
+        Writer(final MessageSink sink, final int maxMessageLength, final int maxChunkLength) {
+            this.sink = sink;
+            this.chunkLength = Math.max(1, Math.min(maxChunkLength, maxMessageLength - CHUNK_HEADER_LENGTH));
             this.message = new UnsafeBuffer(new byte[CHUNK_HEADER_LENGTH + chunkLength]);
         }
 
@@ -88,6 +99,11 @@ final class SnapshotFormat {
         }
 
         private void offer(final DirectBuffer buffer, final int offset, final int length) {
+            sink.accept(buffer, offset, length);
+        }
+
+        private static void offer(final ExclusivePublication publication, final IdleStrategy idle,
+                final DirectBuffer buffer, final int offset, final int length) {
             idle.reset();
             while (true) {
                 final long result = publication.offer(buffer, offset, length);
@@ -118,8 +134,9 @@ final class SnapshotFormat {
                 case BEGIN -> {
                     final int version = buffer.getInt(offset + 4);
                     if (version != VERSION) {
-                        throw new IllegalStateException("snapshot format version " + version + "; this service reads "
-                                + VERSION);
+                        throw new IllegalStateException("snapshot of format version " + version + ", but this "
+                                + "version of the service reads format " + VERSION + " only: start the member with a "
+                                + "version that reads format " + version + " (the one that wrote it, or a later one)");
                     }
                     expected = buffer.getInt(offset + 8);
                 }
