@@ -1,8 +1,6 @@
 package dev.slipstream.examples.docs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.cluster.ClientIdAuthenticator;
 import dev.slipstream.cluster.ClientSecrets;
@@ -13,7 +11,6 @@ import dev.slipstream.cluster.MemberConfig;
 import dev.slipstream.cluster.CommandWireFormat;
 import dev.slipstream.cluster.PipelineClusteredService;
 import dev.slipstream.cluster.ReplyListener;
-import dev.slipstream.cluster.SharedSecretAuthenticator;
 import dev.slipstream.cluster.StageState;
 import dev.slipstream.processor.EventHandler;
 import dev.slipstream.topology.StageSpec;
@@ -26,24 +23,23 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The samples of docs/guide/cluster.md, as written there, run together: the service of the
- * first sample runs in a one-member cluster on loopback started by the second, and the client of
- * the third sends it an order, then stops the member with the shutdown barrier's signal. In
- * production the member list names three machines; one member is its own majority, so the same
- * code runs here without an election between members. The stage timer samples run in a member
- * of their own: an order is answered, then its timer's event takes it off the resting orders.
+ * The samples of docs/guide/cluster.md, as written there, each run in a one-member cluster on
+ * loopback (one member is its own majority, so the same code runs here without an election; in
+ * production the member list names three machines). The stage timer samples: an order is
+ * answered, then its timer's event takes it off the resting orders. The failure and
+ * authentication samples: a bad order is rejected with its cause and the engine goes on. The
+ * guide's whole programs, {@code LedgerMember} and {@code LedgerClient}, are run by
+ * {@code LedgerMemberClientTest}.
  */
 class ClusterSamplesTest {
     /** Five UDP ports from here on localhost (ingress, consensus, log, catch-up, archive control). */
@@ -196,81 +192,6 @@ class ClusterSamplesTest {
             }
         }
         assertEquals(1, restingStages.size(), "resting-orders stages made: one service start");
-    }
-
-    @Test
-    @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aMemberRunsThePipelineAndTheClientsOrderIsAppliedAndAnswered() throws InterruptedException {
-        final int memberId = 0;
-        final List<String> members = List.of("localhost:" + BASE_PORT);
-        final Path baseDir = tmp.resolve("engine");
-        final byte[] secret = "the cluster's shared secret".getBytes(StandardCharsets.US_ASCII);
-
-        PipelineClusteredService<Order> service = PipelineClusteredService.builder(Order::new)
-                .ingress((buffer, offset, length, order) -> order.decode(buffer, offset))
-                .ringSize(4096)
-                .pipeline((pipeline, outbox, states) -> {
-                    OrderBook book = new OrderBook();
-                    states.register("book", book);                         // snapshotted and restored
-                    pipeline.handleEventsWith(StageSpec.of("match", book))
-                            .then(StageSpec.of("reply", (command, sequence, endOfBatch) ->
-                                    outbox.reply(command, OrderBook::writeAck, command.payload())));
-                })
-                .build();
-
-        final AtomicReference<Throwable> clientFailure = new AtomicReference<>();
-        // the client has the member list too; it connects once the member below is up
-        final Thread clientThread = startClient(MemberConfig.of(memberId, members, baseDir), secret, clientFailure);
-
-        MemberConfig config = MemberConfig.of(memberId, members, baseDir);
-        try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
-                ClusterMember member = ClusterMember.start(config, service, new SharedSecretAuthenticator(secret))) {
-            barrier.await();                                          // until SIGINT or SIGTERM
-        }
-
-        clientThread.join(TimeUnit.SECONDS.toMillis(30));
-        assertNull(clientFailure.get(), () -> "the client failed: " + clientFailure.get());
-        assertEquals(1, books.size(), "books made: one service start");
-        final OrderBook book = books.get(0);
-        assertEquals(1, book.applied, "orders applied");
-        assertEquals(300, book.quantity);
-        assertEquals(41, book.lastOrderId);
-        assertTrue(!clientThread.isAlive(), "the client thread ended");
-    }
-
-    /** Runs the third sample on a daemon thread, then signals the shutdown barrier as SIGTERM would. */
-    private Thread startClient(final MemberConfig config, final byte[] secret, final AtomicReference<Throwable> failure) {
-        final Thread clientThread = new Thread(() -> {
-            try (MediaDriver clientDriver = clientDriver("client-driver")) {
-                final String clientDriverDir = clientDriver.aeronDirectoryName();
-                final Order sent = new Order();
-                sent.set(41, 10_050, 300);
-                final UnsafeBuffer order = new UnsafeBuffer(new byte[64]);
-                final int orderLength = sent.encode(order, 0);
-
-                try (ClusterCommandClient client = ClusterCommandClient.connect(new ClusterCommandClient.Context()
-                        .aeronDirectoryName(clientDriverDir)                  // a media driver of the client's own
-                        .ingressEndpoints(config.clusterMembers().ingressEndpoints())
-                        .clientId(7)
-                        .credentials(SharedSecretAuthenticator.credentials(secret))
-                        .replyListener((correlationId, status, buffer, offset, length) -> { /* ... */ }))) {
-                    while (client.trySend(order, 0, orderLength) < 0) {
-                        client.poll();                                        // 1,024 unanswered: take replies in
-                    }
-                    while (client.inFlight() > 0) {
-                        client.poll();                                        // ends: every command answered or given up
-                    }
-                }
-            } catch (final Throwable e) {
-                failure.set(e);
-            } finally {
-                // what SIGTERM does: signal every barrier (the member answered, so its barrier exists)
-                new ShutdownSignalBarrier().signalAll();
-            }
-        }, "cluster-sample-client");
-        clientThread.setDaemon(true);
-        clientThread.start();
-        return clientThread;
     }
 
     /**

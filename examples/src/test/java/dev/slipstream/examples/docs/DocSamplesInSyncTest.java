@@ -16,14 +16,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the documentation's Java samples honest: every {@code ```java} block of README.md and
- * docs/guide/*.md must appear, line for line (leading indentation aside), in a test source file
- * where a test compiles and runs it: this package for README.md and the guide, the aeron module's
- * {@code guide} package for the Aeron bridge page. A line {@code // ...} in a sample marks code left
- * out. Change a sample in the docs and in its host together.
+ * docs/guide/*.md must appear, line for line (leading indentation aside), in a source file where a
+ * test compiles and runs it: this package for README.md and the guide, the aeron module's
+ * {@code guide} package for the Aeron bridge page, and the example programs the guide shows whole
+ * (examples/src/main/java, each run by a test of its own: {@code LedgerMember} and
+ * {@code LedgerClient} by {@code LedgerMemberClientTest}). A line {@code // ...} in a sample marks
+ * code left out. Change a sample in the docs and in its host together.
  */
 class DocSamplesInSyncTest {
     /** README.md plus docs/guide hold this many Java samples; a new one needs a host test. */
-    private static final int EXPECTED_SAMPLES = 45;
+    private static final int EXPECTED_SAMPLES = 44;
 
     private static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
@@ -99,17 +101,20 @@ class DocSamplesInSyncTest {
         try (Stream<Path> guide = Files.list(root.resolve("docs/guide"))) {
             guide.filter(p -> p.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
-        // hosts: this package, and the guide samples other modules run in their own tests
-        // (docs/guide/aeron-bridge.md in aeron/src/test/java/dev/slipstream/aeron/guide)
+        // hosts: this package, the guide samples other modules run in their own tests
+        // (docs/guide/aeron-bridge.md in aeron/src/test/java/dev/slipstream/aeron/guide), and the
+        // example programs the cluster guide shows whole (run by LedgerMemberClientTest)
         final List<List<String>> sources = new ArrayList<>();
+        final List<Path> hosts = new ArrayList<>();
         try (Stream<Path> modules = Files.list(root)) {
-            for (final Path testSources : modules.map(m -> m.resolve("src/test/java")).filter(Files::isDirectory)
-                    .sorted().collect(Collectors.toList())) {
-                try (Stream<Path> files = Files.walk(testSources)) {
-                    for (final Path file : files.filter(p -> p.toString().endsWith(".java")).sorted()
-                            .collect(Collectors.toList())) {
-                        sources.add(Files.readAllLines(file, StandardCharsets.UTF_8));
-                    }
+            modules.map(m -> m.resolve("src/test/java")).filter(Files::isDirectory).sorted().forEach(hosts::add);
+        }
+        hosts.add(root.resolve("examples/src/main/java"));
+        for (final Path host : hosts) {
+            try (Stream<Path> files = Files.walk(host)) {
+                for (final Path file : files.filter(p -> p.toString().endsWith(".java")).sorted()
+                        .collect(Collectors.toList())) {
+                    sources.add(Files.readAllLines(file, StandardCharsets.UTF_8));
                 }
             }
         }
@@ -127,9 +132,9 @@ class DocSamplesInSyncTest {
             }
         }
         if (!missing.isEmpty()) {
-            fail("Java samples in the docs with no identical copy in a test source (for README.md and most"
-                    + " guide pages: examples/src/test/java/dev/slipstream/examples/docs; update the host test"
-                    + " with the sample):\n  " + String.join("\n  ", missing));
+            fail("Java samples in the docs with no identical copy in a test source or an example program (for"
+                    + " README.md and most guide pages: examples/src/test/java/dev/slipstream/examples/docs; update"
+                    + " the host with the sample):\n  " + String.join("\n  ", missing));
         }
         assertEquals(EXPECTED_SAMPLES, count, "number of ```java samples in README.md and docs/guide");
     }
