@@ -22,4 +22,7 @@ module dev.slipstream.cluster {
     requires transitive org.agrona;
 
     exports dev.slipstream.cluster;
+
+    // ClusterLauncher looks the service's factory up when its configuration file names no class.
+    uses dev.slipstream.cluster.ClusteredServiceFactory;
 }

@@ -1,0 +1,344 @@
+package dev.slipstream.cluster;
+
+import io.aeron.security.AuthenticatorSupplier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a {@link ClusterLauncher} reads from a member's configuration file (a Java properties
+ * file): everything {@link ClusterMember#start(MemberConfig, io.aeron.cluster.service.ClusteredService,
+ * AuthenticatorSupplier)} needs, checked entry by entry before anything starts.
+ *
+ * <table>
+ *   <caption>The keys</caption>
+ *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code member.id}</td><td>required</td><td>this member's index in {@code members}, from 0</td></tr>
+ *   <tr><td>{@code members}</td><td>required</td><td>every member's {@code host:basePort}, comma-separated,
+ *       member 0 first; the same list in every member's file</td></tr>
+ *   <tr><td>{@code base.dir}</td><td>required</td><td>this member's directory</td></tr>
+ *   <tr><td>{@code leader.heartbeat.timeout}</td><td>{@code 10s}</td><td>how long followers wait for the
+ *       leader before an election</td></tr>
+ *   <tr><td>{@code session.timeout}</td><td>{@code 10s}</td><td>how long a silent client session lives</td></tr>
+ *   <tr><td>{@code timer.service}</td><td>{@code wheel}</td><td>{@code wheel} or {@code heap}
+ *       ({@link MemberConfig.TimerService})</td></tr>
+ *   <tr><td>{@code timer.wheel.tick}</td><td>{@code 8ms}</td><td>the wheel's tick (with {@code wheel} only)</td></tr>
+ *   <tr><td>{@code authentication}</td><td>required</td><td>{@code none}, {@code shared-secret}
+ *       ({@link SharedSecretAuthenticator}) or {@code client-secrets} ({@link ClientIdAuthenticator}
+ *       with {@link ClientSecrets})</td></tr>
+ *   <tr><td>{@code secret.file}</td><td>with {@code shared-secret}</td><td>the shared secret: the file's
+ *       bytes, all of them, at least 16</td></tr>
+ *   <tr><td>{@code client.secrets.file}</td><td>with {@code client-secrets}</td><td>one
+ *       {@code clientId=secret} line per client, the secret in Base64, at least 16 bytes decoded;
+ *       blank lines and {@code #} comments skipped</td></tr>
+ *   <tr><td>{@code service.factory}</td><td>the one registered</td><td>the class name of the
+ *       {@link ClusteredServiceFactory}; without it, the one factory registered with
+ *       {@link java.util.ServiceLoader}</td></tr>
+ *   <tr><td>{@code app.*}</td><td>-</td><td>the service's own settings, for the factory
+ *       ({@link #appProperties()})</td></tr>
+ * </table>
+ *
+ * <p>Durations are a whole number and a unit: {@code 500ms}, {@code 3s}, {@code 2m}. Relative paths
+ * are taken from the configuration file's directory. Any other key (a typo) is refused, as is a
+ * key given twice or a key of another authentication than the one chosen.
+ *
+ * <p>{@link #load} refuses a bad entry with an {@link IllegalArgumentException} whose message names
+ * the file, the key, the value and what was expected (a secret is never repeated), for instance
+ * {@code configuration file /etc/engine/member-0.properties: member.id is '3'; expected 0 to 2,
+ * this member's index in members (3 members)}.
+ *
+ * <pre>{@code
+ * LauncherConfig config = LauncherConfig.load(Path.of("/etc/engine/member-0.properties"));
+ * ClusteredService service = config.serviceFactory().create(config);
+ * try (ClusterMember member = ClusterMember.start(config.memberConfig(), service,
+ *         config.authenticator().orElse(null))) {
+ *     // ...
+ * }
+ * }</pre>
+ */
+public final class LauncherConfig {
+    /** The key under which the service's own settings go: {@code app.ring.size=4096}. */
+    public static final String APP_PREFIX = "app.";
+
+    private static final String MEMBER_ID = "member.id";
+    private static final String MEMBERS = "members";
+    private static final String BASE_DIR = "base.dir";
+    private static final String LEADER_HEARTBEAT_TIMEOUT = "leader.heartbeat.timeout";
+    private static final String SESSION_TIMEOUT = "session.timeout";
+    private static final String TIMER_SERVICE = "timer.service";
+    private static final String TIMER_WHEEL_TICK = "timer.wheel.tick";
+    private static final String AUTHENTICATION = "authentication";
+    private static final String SECRET_FILE = "secret.file";
+    private static final String CLIENT_SECRETS_FILE = "client.secrets.file";
+    private static final String SERVICE_FACTORY = "service.factory";
+    private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(MEMBER_ID,
+            MEMBERS, BASE_DIR, LEADER_HEARTBEAT_TIMEOUT, SESSION_TIMEOUT, TIMER_SERVICE, TIMER_WHEEL_TICK,
+            AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY)));
+
+    /**
+     * How a member admits client sessions: the {@code authentication} key.
+     *
+     * <pre>{@code
+     * if (config.authentication() == LauncherConfig.Authentication.NONE) {
+     *     log.warn("any client that reaches the ingress port may send commands");
+     * }
+     * }</pre>
+     */
+    public enum Authentication {
+        /** {@code none}: every client is admitted, and may say hello with any client id. */
+        NONE("none"),
+        /** {@code shared-secret}: a {@link SharedSecretAuthenticator} with {@code secret.file}'s bytes. */
+        SHARED_SECRET("shared-secret"),
+        /** {@code client-secrets}: a {@link ClientIdAuthenticator} with the {@link ClientSecrets} of {@code client.secrets.file}. */
+        CLIENT_SECRETS("client-secrets");
+
+        private final String value;
+
+        Authentication(final String value) {
+            this.value = value;
+        }
+
+        /** @return the value the configuration file gives for it: {@code none}, {@code shared-secret}, {@code client-secrets} */
+        public String value() {
+            return value;
+        }
+    }
+
+    private final Path file;
+    private final MemberConfig memberConfig;
+    private final Authentication authentication;
+    private final AuthenticatorSupplier authenticator;
+    private final ClusteredServiceFactory serviceFactory;
+    private final Map<String, String> appProperties;
+
+    private LauncherConfig(final Path file, final MemberConfig memberConfig, final Authentication authentication,
+            final AuthenticatorSupplier authenticator, final ClusteredServiceFactory serviceFactory,
+            final Map<String, String> appProperties) {
+        this.file = file;
+        this.memberConfig = memberConfig;
+        this.authentication = authentication;
+        this.authenticator = authenticator;
+        this.serviceFactory = serviceFactory;
+        this.appProperties = appProperties;
+    }
+
+    /**
+     * Reads and checks a configuration file; the service factory's class is looked up with the
+     * thread's context class loader (else this class's), and the factory is made.
+     *
+     * @param file the member's configuration file
+     * @return the checked configuration
+     * @throws IllegalArgumentException naming the file, the key, the value and what was expected,
+     *         for the first bad entry: the file unreadable, a key missing, unknown or given twice, a
+     *         number, duration, member list or path that is not one, a member id out of range, a
+     *         secret file unreadable or too short, a factory not found, not a factory or not makeable
+     */
+    public static LauncherConfig load(final Path file) {
+        final ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return load(file, context != null ? context : LauncherConfig.class.getClassLoader());
+    }
+
+    /** As {@link #load(Path)}, looking the service factory up in {@code loader}. */
+    static LauncherConfig load(final Path file, final ClassLoader loader) {
+        Objects.requireNonNull(file, "file must not be null");
+        final ConfigFile config = ConfigFile.read(file);
+        config.refuseUnknownKeys(KEYS, APP_PREFIX);
+        final List<String> members = members(config);
+        final int memberId = memberId(config, members.size());
+        final Path baseDir = baseDir(config);
+        final Duration heartbeat = config.duration(LEADER_HEARTBEAT_TIMEOUT,
+                MemberConfig.DEFAULT_LEADER_HEARTBEAT_TIMEOUT);
+        final Duration session = config.duration(SESSION_TIMEOUT, MemberConfig.DEFAULT_SESSION_TIMEOUT);
+        final MemberConfig.TimerService timers = timerService(config);
+        if (timers == MemberConfig.TimerService.PRIORITY_HEAP && config.has(TIMER_WHEEL_TICK)) {
+            throw config.fail(TIMER_WHEEL_TICK + " is '" + config.entries().get(TIMER_WHEEL_TICK) + "' but "
+                    + TIMER_SERVICE + " is heap, which has no tick; expected no " + TIMER_WHEEL_TICK
+                    + " with the heap, or " + TIMER_SERVICE + "=wheel");
+        }
+        final Duration tick = config.duration(TIMER_WHEEL_TICK, MemberConfig.DEFAULT_TIMER_WHEEL_TICK);
+        final MemberConfig memberConfig;
+        try {
+            memberConfig = new MemberConfig(memberId, members, baseDir, heartbeat, session, timers, tick);
+        } catch (final IllegalArgumentException e) {
+            throw config.fail(e.getMessage());
+        }
+        final Authentication authentication = authentication(config);
+        final AuthenticatorSupplier authenticator = authenticator(config, authentication);
+        final Map<String, String> app = new LinkedHashMap<>();
+        config.entries().forEach((key, value) -> {
+            if (key.startsWith(APP_PREFIX)) {
+                app.put(key.substring(APP_PREFIX.length()), value);
+            }
+        });
+        // last: it runs the factory's own code (its class's initializer and constructor)
+        final ClusteredServiceFactory factory = ServiceFactories.find(config, SERVICE_FACTORY,
+                Objects.requireNonNull(loader, "loader must not be null"));
+        return new LauncherConfig(config.path(), memberConfig, authentication, authenticator, factory,
+                Collections.unmodifiableMap(app));
+    }
+
+    private static List<String> members(final ConfigFile config) {
+        final String value = config.required(MEMBERS, "every member's host:basePort, comma-separated, member 0 first,"
+                + " such as members=localhost:20100,localhost:20110,localhost:20120");
+        final String[] parts = value.split(",", -1);
+        final List<String> members = new ArrayList<>(parts.length);
+        for (int i = 0; i < parts.length; i++) {
+            final String entry = parts[i].strip();
+            if (entry.isEmpty()) {
+                throw config.invalid(MEMBERS, value, "host:basePort per member, comma-separated, with none empty;"
+                        + " entry " + i + " (from 0) is empty");
+            }
+            members.add(entry);
+        }
+        try {
+            ClusterMembers.parse(members);
+        } catch (final IllegalArgumentException e) {
+            final String problem = e.getMessage();
+            throw config.fail(MEMBERS + " is '" + value + "': " + problem + (problem.contains("expected") ? ""
+                    : "; expected host:basePort per member, base ports on one host at least "
+                    + ClusterMembers.PORTS_PER_MEMBER + " apart"));
+        }
+        return members;
+    }
+
+    private static int memberId(final ConfigFile config, final int size) {
+        final String expected = "0 to " + (size - 1) + ", this member's index in members (" + size + " members)";
+        final String value = config.required(MEMBER_ID, expected + ", such as member.id=0");
+        final int id;
+        try {
+            id = Integer.parseInt(value);
+        } catch (final NumberFormatException e) {
+            throw config.invalid(MEMBER_ID, value, "a whole number from " + expected);
+        }
+        if (id < 0 || id >= size) {
+            throw config.invalid(MEMBER_ID, value, expected);
+        }
+        return id;
+    }
+
+    private static Path baseDir(final ConfigFile config) {
+        final String value = config.required(BASE_DIR, "this member's directory, such as base.dir=/var/lib/engine"
+                + " (relative to the configuration file's directory if relative)");
+        final Path dir = config.path(BASE_DIR, value);
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw config.invalid(BASE_DIR, value, "a directory, or a path where one can be made; " + dir
+                    + " is a file");
+        }
+        return dir;
+    }
+
+    private static MemberConfig.TimerService timerService(final ConfigFile config) {
+        final String value = config.optional(TIMER_SERVICE).orElse("wheel");
+        return switch (value) {
+            case "wheel" -> MemberConfig.TimerService.WHEEL;
+            case "heap" -> MemberConfig.TimerService.PRIORITY_HEAP;
+            default -> throw config.invalid(TIMER_SERVICE, value, "wheel (a timer wheel, the default) or heap"
+                    + " (a priority heap)");
+        };
+    }
+
+    private static Authentication authentication(final ConfigFile config) {
+        final String expected = "none, shared-secret (with " + SECRET_FILE + ") or client-secrets (with "
+                + CLIENT_SECRETS_FILE + ")";
+        final String value = config.required(AUTHENTICATION, expected);
+        for (final Authentication candidate : Authentication.values()) {
+            if (candidate.value.equals(value)) {
+                return candidate;
+            }
+        }
+        throw config.invalid(AUTHENTICATION, value, expected);
+    }
+
+    private static AuthenticatorSupplier authenticator(final ConfigFile config, final Authentication authentication) {
+        for (final String key : List.of(SECRET_FILE, CLIENT_SECRETS_FILE)) {
+            final boolean belongs = key.equals(SECRET_FILE) ? authentication == Authentication.SHARED_SECRET
+                    : authentication == Authentication.CLIENT_SECRETS;
+            if (config.has(key) && !belongs) {
+                throw config.fail(key + " is '" + config.entries().get(key) + "' but " + AUTHENTICATION + " is "
+                        + authentication.value + ", which does not read it; expected " + key + " only with "
+                        + AUTHENTICATION + "=" + (key.equals(SECRET_FILE) ? Authentication.SHARED_SECRET.value
+                        : Authentication.CLIENT_SECRETS.value));
+            }
+        }
+        switch (authentication) {
+            case SHARED_SECRET -> {
+                final String value = config.required(SECRET_FILE, "the file holding the shared secret (its bytes, at"
+                        + " least 16), with " + AUTHENTICATION + "=shared-secret");
+                final Path path = config.path(SECRET_FILE, value);
+                final byte[] secret;
+                try {
+                    secret = Files.readAllBytes(path);
+                } catch (final IOException e) {
+                    throw config.invalid(SECRET_FILE, value, "a readable file holding the shared secret (" + e + ")");
+                }
+                if (secret.length < ClientSecrets.MIN_SECRET_LENGTH) {
+                    throw config.invalid(SECRET_FILE, value, "a file of at least " + ClientSecrets.MIN_SECRET_LENGTH
+                            + " bytes, which cannot be guessed (such as head -c 32 /dev/urandom > " + path.getFileName()
+                            + "); it holds " + secret.length);
+                }
+                return new SharedSecretAuthenticator(secret);
+            }
+            case CLIENT_SECRETS -> {
+                final String value = config.required(CLIENT_SECRETS_FILE, "the file of clientId=<base64 secret>"
+                        + " lines, with " + AUTHENTICATION + "=client-secrets");
+                return new ClientIdAuthenticator(ClientSecretsFile.read(config, CLIENT_SECRETS_FILE, value,
+                        config.path(CLIENT_SECRETS_FILE, value)));
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** @return the configuration file, as an absolute path */
+    public Path file() {
+        return file;
+    }
+
+    /** @return the member's config: id, members, directory, timeouts and timers */
+    public MemberConfig memberConfig() {
+        return memberConfig;
+    }
+
+    /** @return how the member admits client sessions */
+    public Authentication authentication() {
+        return authentication;
+    }
+
+    /**
+     * @return the authenticator for {@link ClusterMember#start(MemberConfig, io.aeron.cluster.service.ClusteredService,
+     *         AuthenticatorSupplier)}; empty with {@code authentication=none}
+     */
+    public Optional<AuthenticatorSupplier> authenticator() {
+        return Optional.ofNullable(authenticator);
+    }
+
+    /** @return the service factory, made once by {@link #load} */
+    public ClusteredServiceFactory serviceFactory() {
+        return serviceFactory;
+    }
+
+    /**
+     * @return the service's own settings: every {@code app.*} key without its {@code app.} prefix,
+     *         in the file's order ({@code app.ring.size=4096} is {@code ring.size} to {@code 4096})
+     */
+    public Map<String, String> appProperties() {
+        return appProperties;
+    }
+
+    @Override
+    public String toString() {
+        return "LauncherConfig[" + file + ": " + memberConfig + ", authentication " + authentication.value
+                + ", factory " + serviceFactory.getClass().getName() + ", app " + appProperties.keySet() + "]";
+    }
+}
