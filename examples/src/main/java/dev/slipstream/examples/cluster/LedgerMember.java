@@ -92,15 +92,9 @@ public final class LedgerMember {
         return Long.BYTES;
     }
 
-    /** @param args memberId, the member list {@code host:basePort,...} and this member's directory */
-    public static void main(String[] args) {
-        int memberId = Integer.parseInt(args[0]);
-        List<String> members = List.of(args[1].split(","));  // host:basePort per member, the same list everywhere
-        Path dir = Path.of(args[2]);                          // keep it across restarts: it holds the log
-        byte[] secret = Objects.requireNonNull(System.getenv("LEDGER_SECRET"), "set LEDGER_SECRET, 16 bytes or more")
-                .getBytes(StandardCharsets.UTF_8);            // the same on every member and client
-
-        PipelineClusteredService<Entry> service = PipelineClusteredService.builder(Entry::new)
+    /** The ledger's service: a fresh one per member (the launcher's factory makes it too). */
+    static PipelineClusteredService<Entry> service() {
+        return PipelineClusteredService.builder(Entry::new)
                 .ingress((buffer, offset, length, entry) -> {
                     if (length != 2 * Long.BYTES) {           // a throw here rejects the command
                         throw new IllegalArgumentException("a command is 16 bytes, not " + length);
@@ -117,7 +111,17 @@ public final class LedgerMember {
                                     outbox.reply(command, LedgerMember::writeBalance, command.payload())));
                 })
                 .build();
+    }
 
+    /** @param args memberId, the member list {@code host:basePort,...} and this member's directory */
+    public static void main(String[] args) {
+        int memberId = Integer.parseInt(args[0]);
+        List<String> members = List.of(args[1].split(","));  // host:basePort per member, the same list everywhere
+        Path dir = Path.of(args[2]);                          // keep it across restarts: it holds the log
+        byte[] secret = Objects.requireNonNull(System.getenv("LEDGER_SECRET"), "set LEDGER_SECRET, 16 bytes or more")
+                .getBytes(StandardCharsets.UTF_8);            // the same on every member and client
+
+        PipelineClusteredService<Entry> service = service();
         MemberConfig config = MemberConfig.of(memberId, members, dir);
         try (ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
                 ClusterMember member = ClusterMember.start(config, service, new SharedSecretAuthenticator(secret))) {
