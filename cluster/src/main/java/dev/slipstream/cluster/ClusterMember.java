@@ -413,7 +413,7 @@ public final class ClusterMember implements AutoCloseable {
      * <pre>{@code
      * MemberStatus status = member.status();
      * if (!status.running()) {
-     *     health.down(status.toString());   // member 0 stopped (java.lang.AssertionError: ...), ...
+     *     health.down(status.toString());   // member 0: LEADER, stopped (...AgentTerminationException: ...); ...
      * }
      * }</pre>
      *
