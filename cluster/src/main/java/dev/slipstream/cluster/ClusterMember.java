@@ -82,6 +82,10 @@ import org.agrona.concurrent.NoOpLock;
  *       <td>false</td><td>as before the close</td></tr>
  * </table>
  *
+ * <p>{@link #status()} answers while the member runs and once it has stopped ({@code running}
+ * false, the failure, -1 for each counter its consensus module has freed), and throws
+ * {@code cluster member N is closed} once it is closed.
+ *
  * <p>{@link #config()} and {@link #close()} work in every state; {@code close()} is idempotent, and
  * a second caller returns once the first has finished. A stopped member stays stopped: close it
  * and start it again. The first error that stops a member is logged once at ERROR, naming the
@@ -399,6 +403,39 @@ public final class ClusterMember implements AutoCloseable {
                     + "chosen the next leader";
         }
         return refused + "ask the leader, member " + leaderMemberId;
+    }
+
+    /**
+     * Reads everything an operator looks at in one call: the consensus module's counters under one
+     * hold of the lock that guards them, and the figures the service publishes. Safe from any
+     * thread, as often as a monitor likes (it allocates the answer and nothing else that stays).
+     *
+     * <pre>{@code
+     * MemberStatus status = member.status();
+     * if (!status.running()) {
+     *     health.down(status.toString());   // member 0: LEADER, stopped (...AgentTerminationException: ...); ...
+     * }
+     * }</pre>
+     *
+     * @return the member's status now; once the member has stopped, {@code running} is false,
+     *         {@code failure} says why, and each counter its consensus module has freed reads -1
+     *         (the role null); the service's figures are the last it published
+     * @throws IllegalStateException if the member is closed ({@code cluster member N is closed})
+     */
+    public MemberStatus status() {
+        final MemberCounters.Readings readings = counters.readings();
+        final Throwable failure = failures.first();
+        final boolean running = !closed && failure == null && readings.allAllocated();
+        if (!(service instanceof PipelineClusteredService<?> pipeline)) {
+            return new MemberStatus(config.memberId(), running, Optional.ofNullable(failure), readings.role(), -1, -1,
+                    readings.commitPosition(), readings.snapshotCount(), -1, -1, -1, -1, -1, -1);
+        }
+        final ReplyOutbox outbox = pipeline.outbox();
+        return new MemberStatus(config.memberId(), running, Optional.ofNullable(failure), readings.role(),
+                pipeline.leaderMemberId(), pipeline.leadershipTermId(), readings.commitPosition(),
+                readings.snapshotCount(), pipeline.lastSnapshotNanos(), pipeline.clientsRemembered(),
+                pipeline.sessionsBound(), pipeline.outboxBacklog(), outbox == null ? 0 : outbox.rejectedCommands(),
+                outbox == null ? 0 : outbox.undeliverable());
     }
 
     /**

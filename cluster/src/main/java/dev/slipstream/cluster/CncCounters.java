@@ -27,12 +27,14 @@ import org.agrona.concurrent.status.CountersReader;
  *
  * <p>Each read checks that its counter is still allocated with the registration id it had at
  * start; a counter freed means that the consensus module has closed, and the read throws
- * {@link IllegalStateException} saying the member is stopped.
+ * {@link IllegalStateException} saying the member is stopped. {@link #readings()}, for a status,
+ * reads every counter under one hold of the lock and answers -1 for a freed one instead.
  *
  * <pre>{@code
  * CncCounters counters = CncCounters.map(0, new File(aeronDir, CncFileDescriptor.CNC_FILE),
  *         driver.consensusModule().context(), failure::get);
  * long snapshots = counters.snapshotCount();
+ * MemberCounters.Readings now = counters.readings();   // -1 for a counter already freed
  * counters.close();
  * }</pre>
  */
@@ -40,7 +42,8 @@ final class CncCounters implements MemberCounters {
     private static final int ROLE = 0;
     private static final int SNAPSHOTS = 1;
     private static final int TOGGLE = 2;
-    private static final String[] NAMES = {"node role", "snapshot", "control toggle"};
+    private static final int COMMIT_POSITION = 3;
+    private static final String[] NAMES = {"node role", "snapshot", "control toggle", "commit position"};
 
     private final int memberId;
     private final Supplier<Throwable> failure;
@@ -86,6 +89,7 @@ final class CncCounters implements MemberCounters {
                     CncFileDescriptor.createCountersValuesBuffer(mapping, metaData));
             final Counter[] counters = {
                 context.clusterNodeRoleCounter(), context.snapshotCounter(), context.controlToggleCounter(),
+                context.commitPositionCounter(),
             };
             final int[] ids = new int[counters.length];
             final long[] registrationIds = new long[counters.length];
@@ -118,6 +122,22 @@ final class CncCounters implements MemberCounters {
     }
 
     @Override
+    public Readings readings() {
+        final Lock read = lock.readLock();
+        read.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("cluster member " + memberId + " is closed");
+            }
+            final long role = readOrMissing(ROLE);
+            return new Readings(role < 0 ? null : Cluster.Role.get(role), readOrMissing(SNAPSHOTS),
+                    readOrMissing(COMMIT_POSITION), allAllocated());
+        } finally {
+            read.unlock();
+        }
+    }
+
+    @Override
     public boolean toggleSnapshot() {
         final Lock read = lock.readLock();
         read.lock();
@@ -137,15 +157,7 @@ final class CncCounters implements MemberCounters {
         final Lock read = lock.readLock();
         read.lock();
         try {
-            if (closed || failure.get() != null) {
-                return false;
-            }
-            for (int i = 0; i < ids.length; i++) {
-                if (!isAllocated(i)) {
-                    return false;
-                }
-            }
-            return true;
+            return !closed && failure.get() == null && allAllocated();
         } finally {
             read.unlock();
         }
@@ -179,6 +191,22 @@ final class CncCounters implements MemberCounters {
         } finally {
             read.unlock();
         }
+    }
+
+    /** Under the read lock, not closed: the counter's value, or -1 if it is no longer the consensus module's. */
+    private long readOrMissing(final int counter) {
+        final long value = reader.getCounterValue(ids[counter]);
+        // checked after the read, as in read()
+        return isAllocated(counter) ? value : -1;
+    }
+
+    private boolean allAllocated() {
+        for (int i = 0; i < ids.length; i++) {
+            if (!isAllocated(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void requireRunning(final String call) {

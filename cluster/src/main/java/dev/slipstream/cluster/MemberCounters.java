@@ -4,7 +4,7 @@ import io.aeron.cluster.service.Cluster;
 
 /**
  * The consensus module's counters a {@link ClusterMember} reads and writes: its role, its
- * snapshot count and its control toggle. {@link CncCounters} is the one members use; the
+ * snapshot count, its commit position and its control toggle. {@link CncCounters} is the one members use; the
  * interface exists so that a test can put the old way of reading in its place and show that the
  * crash test catches it.
  *
@@ -27,6 +27,29 @@ interface MemberCounters extends AutoCloseable {
      * @throws IllegalStateException if the member has stopped or is closed
      */
     long snapshotCount();
+
+    /**
+     * Reads every counter at once, for {@link ClusterMember#status()}: a member that has stopped
+     * still answers, with -1 (role null) for each counter its consensus module has freed.
+     *
+     * @return the counters now
+     * @throws IllegalStateException if the member is closed
+     */
+    default Readings readings() {
+        // the seeded old way of reading has nothing better than its plain reads
+        return new Readings(role("status()"), snapshotCount(), -1, isRunning());
+    }
+
+    /**
+     * The consensus module's counters as one read found them.
+     *
+     * @param role the member's role, or null if the counter is no longer the consensus module's
+     * @param snapshotCount snapshots taken since the member started, or -1 if no longer readable
+     * @param commitPosition the log position the cluster has committed, or -1 if no longer readable
+     * @param allAllocated true if every counter was still the consensus module's
+     */
+    record Readings(Cluster.Role role, long snapshotCount, long commitPosition, boolean allAllocated) {
+    }
 
     /**
      * Sets the control toggle to {@code SNAPSHOT} if no other control action is under way.

@@ -145,6 +145,18 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private volatile int leaderMemberId = -1;
     /** True while a snapshot waits for the stages; written by the service thread only. */
     private volatile boolean quiescing;
+    // figures for a status, written by the service thread only, read by any: the maps they count
+    // are the service thread's, so it publishes their sizes rather than let another thread read them
+    /** The latest leadership term this member's log holds, -1 before any. */
+    private volatile long leadershipTermId = -1;
+    /** Wall-clock nanoseconds the latest snapshot took (waiting for the stages, then writing), -1 before any. */
+    private volatile long lastSnapshotNanos = -1;
+    /** Clients the dedup table remembers. */
+    private volatile int clientsRemembered;
+    /** Sessions bound to a client id by their hello. */
+    private volatile int sessionsBound;
+    /** Replies the service thread holds: its own answers, the one being offered, those set aside. */
+    private volatile int repliesHeld;
     // set in onStart, on the service thread: the parts are made there, from the seams above as tests left them
     private Cluster cluster;
     private IdleStrategy idle;
@@ -155,6 +167,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
     private ReplyTimer replyTimer;
     private RingPublisher<T> publisher;
     private CommandIntake<T> intake;
+    private ClientSessions sessions;
     private ServiceSnapshots snapshots;
 
     private PipelineClusteredService(final ServiceSettings<T> settings) {
@@ -229,6 +242,41 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         return routing == null ? 0 : routing.betweenCallbacks();
     }
 
+    /** @return the latest leadership term this member's log holds, or -1 before the first (any thread) */
+    long leadershipTermId() {
+        return leadershipTermId;
+    }
+
+    /**
+     * @return wall-clock nanoseconds the latest snapshot took on this member, from the request
+     *         reaching the service to the last chunk written (waiting for the stages included), or
+     *         -1 before the first since start (any thread)
+     */
+    long lastSnapshotNanos() {
+        return lastSnapshotNanos;
+    }
+
+    /** @return clients the dedup table remembers, as of the service thread's latest callback (any thread) */
+    int clientsRemembered() {
+        return clientsRemembered;
+    }
+
+    /** @return client sessions bound to a client id by their hello, as of the latest callback (any thread) */
+    int sessionsBound() {
+        return sessionsBound;
+    }
+
+    /**
+     * @return replies not yet offered for good: those the stages queued and the service thread
+     *         has not taken, plus those it holds (its own answers, the one a session pushed back,
+     *         those set aside for a session without a connected reply channel) as of its latest
+     *         duty cycle; 0 before {@code onStart} (any thread)
+     */
+    int outboxBacklog() {
+        final ReplyOutbox queued = outbox;
+        return queued == null ? 0 : queued.queuedByStages() + repliesHeld;
+    }
+
     // ============================================================================ lifecycle
 
     @Override
@@ -257,7 +305,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             snapshots.load(snapshotImage);
         }
         // the sessions are rebuilt from the dedup table, so only once the snapshot is loaded
-        final ClientSessions sessions = sessionsFactory.apply(dedup);
+        this.sessions = sessionsFactory.apply(dedup);
         this.replies = new ReplyRouting(cluster, egress, outbox);
         this.replyTimer = new ReplyTimer(cluster, settings.replyTimerFirstTickMs());
         this.publisher = new RingPublisher<>(settings, built.ringBuffer(), cluster, idle, outbox, timers, replies,
@@ -267,6 +315,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         this.pipeline = built;
         this.ring = built.ringBuffer();
         built.start();
+        publishFigures();
     }
 
     @Override
@@ -284,6 +333,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
         if (settings.fastReplies()) {
             egress.onSessionClose(session.id());
         }
+        publishFigures();
     }
 
     @Override
@@ -291,6 +341,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             final long termBaseLogPosition, final int leaderMemberId, final int logSessionId, final TimeUnit timeUnit,
             final int appVersion) {
         this.leaderMemberId = leaderMemberId;
+        this.leadershipTermId = leadershipTermId;
         egress.onNewLeadershipTerm(leadershipTermId);
     }
 
@@ -304,6 +355,7 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             ClientSessions.close(cluster, superseded);
         }
         replyTimer.arm(timestamp);
+        publishFigures();
     }
 
     @Override
@@ -321,8 +373,11 @@ public final class PipelineClusteredService<T> implements ClusteredService {
 
     @Override
     public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
+        // a measurement for the status, not state: no member's log or stages see it
+        final long start = System.nanoTime();
         quiescer.run();
         snapshots.write(snapshotPublication);
+        lastSnapshotNanos = System.nanoTime() - start;
     }
 
     @Override
@@ -353,7 +408,25 @@ public final class PipelineClusteredService<T> implements ClusteredService {
             return 0;
         }
         checkPipeline();
-        return replies.deliverBetweenCallbacks();
+        final int sent = replies.deliverBetweenCallbacks();
+        publishFigures();
+        return sent;
+    }
+
+    /** Service thread: publishes the sizes a status reads, writing each only when it changed. */
+    private void publishFigures() {
+        final int clients = dedup.clientCount();
+        if (clients != clientsRemembered) {
+            clientsRemembered = clients;
+        }
+        final int bound = sessions.boundSessions();
+        if (bound != sessionsBound) {
+            sessionsBound = bound;
+        }
+        final int held = outbox.heldByServiceThread();
+        if (held != repliesHeld) {
+            repliesHeld = held;
+        }
     }
 
     /** Waits until every stage has handled every published command, sending replies meanwhile. */

@@ -318,6 +318,16 @@ public final class ReplyOutbox {
         }
     }
 
+    /** @return replies the stages queued and the service thread has not taken (any thread; an estimate meanwhile) */
+    int queuedByStages() {
+        return ready.size();
+    }
+
+    /** @return replies the service thread holds: its own answers, the one being offered, those set aside */
+    int heldByServiceThread() {
+        return (head == null ? 0 : 1) + serviceReplies.size() + waiting.size();
+    }
+
     /** @return true if no reply is queued or being offered */
     boolean isIdle() {
         return head == null && serviceReplies.isEmpty() && ready.isEmpty() && waiting.isEmpty();
