@@ -1,13 +1,7 @@
 package dev.slipstream.cluster;
 
-import io.aeron.ExclusivePublication;
-import io.aeron.Image;
-import io.aeron.cluster.codecs.CloseReason;
 import io.aeron.cluster.service.ClientSession;
-import io.aeron.cluster.service.Cluster;
-import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.agrona.DirectBuffer;
 
@@ -16,8 +10,7 @@ import org.agrona.DirectBuffer;
  * test see the log callbacks: how many commands have entered and returned, how many timer events
  * came, and a hook run on the service thread before each command is handed on.
  */
-final class CallbackWatch implements ClusteredService {
-    private final PipelineClusteredService<Amount> service;
+final class CallbackWatch extends DelegatingService {
     private final LongConsumer beforeCommand;
     private volatile long entered;
     private volatile long returned;
@@ -28,7 +21,7 @@ final class CallbackWatch implements ClusteredService {
      * @param beforeCommand runs with the command's number (1, 2, ...) before it is handed on
      */
     CallbackWatch(final PipelineClusteredService<Amount> service, final LongConsumer beforeCommand) {
-        this.service = service;
+        super(service);
         this.beforeCommand = beforeCommand;
     }
 
@@ -66,48 +59,5 @@ final class CallbackWatch implements ClusteredService {
     public void onTimerEvent(final long correlationId, final long timestamp) {
         timerEvents = timerEvents + 1;  // single writer: the service thread
         service.onTimerEvent(correlationId, timestamp);
-    }
-
-    @Override
-    public void onStart(final Cluster cluster, final Image snapshotImage) {
-        service.onStart(cluster, snapshotImage);
-    }
-
-    @Override
-    public void onSessionOpen(final ClientSession session, final long timestamp) {
-        service.onSessionOpen(session, timestamp);
-    }
-
-    @Override
-    public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
-        service.onSessionClose(session, timestamp, closeReason);
-    }
-
-    @Override
-    public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
-        service.onTakeSnapshot(snapshotPublication);
-    }
-
-    @Override
-    public void onRoleChange(final Cluster.Role newRole) {
-        service.onRoleChange(newRole);
-    }
-
-    @Override
-    public void onTerminate(final Cluster cluster) {
-        service.onTerminate(cluster);
-    }
-
-    @Override
-    public void onNewLeadershipTermEvent(final long leadershipTermId, final long logPosition, final long timestamp,
-            final long termBaseLogPosition, final int leaderMemberId, final int logSessionId, final TimeUnit timeUnit,
-            final int appVersion) {
-        service.onNewLeadershipTermEvent(leadershipTermId, logPosition, timestamp, termBaseLogPosition,
-                leaderMemberId, logSessionId, timeUnit, appVersion);
-    }
-
-    @Override
-    public int doBackgroundWork(final long nowNs) {
-        return service.doBackgroundWork(nowNs);
     }
 }
