@@ -7,7 +7,7 @@ import org.agrona.DirectBuffer;
 /**
  * Decides what each message in the log becomes: a hello that binds its session to a client id
  * ({@link ClientSessions}), a refusal (too short for its header, from a session that does not
- * speak for its client, longer than the command limit, too far ahead of the client's oldest
+ * speak for its client, a negative correlation id, longer than the command limit, too far ahead of the client's oldest
  * unapplied command, or from a new client while the dedup table is full), a duplicate answered
  * {@link CommandWireFormat#STATUS_DUPLICATE}, or a command applied once and published into the
  * ring ({@link RingPublisher}). Answers are queued in the outbox; sending them is the caller's,
@@ -69,6 +69,10 @@ final class CommandIntake<T> {
         final int payloadLength = length - CommandWireFormat.COMMAND_HEADER_LENGTH;
         if (refusal != null) {
             outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, refusal);
+        } else if (correlationId < 0) {
+            // below every watermark: dedup would answer it as a duplicate of a command never applied
+            outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, "correlation id "
+                    + correlationId + " is negative; expected 1, 2, 3, ... per client (0 is the hello)");
         } else if (payloadLength > maxCommandLength) {
             outbox.replyFromService(session.id(), correlationId, CommandWireFormat.STATUS_REFUSED, "command payload of "
                     + payloadLength + " bytes is longer than the service's limit of " + maxCommandLength + " bytes");

@@ -46,7 +46,7 @@ public final class CommandWireFormat {
     public static final byte STATUS_DUPLICATE = 1;
     /**
      * Status: the command was refused before it reached the stages: it is longer than the
-     * service's limit, its correlation id is too far ahead of the client's oldest unapplied one,
+     * service's limit, its correlation id is negative or too far ahead of the client's oldest unapplied one,
      * its client id is not the one this session said hello with or may use, the session has not
      * said hello, or the session was taken over by a newer one. The payload is the reason, in
      * ASCII. A refused command is not remembered: it may be sent again (once the cause is fixed).

@@ -141,4 +141,48 @@ class ClientSessionsTest {
             assertEquals(List.of(6L), applied);
         }
     }
+
+    @Test
+    void aNegativeClientOrCorrelationIdIsRefusedWithTheReason() {
+        final List<Long> applied = new CopyOnWriteArrayList<>();
+        try (StubbedService cluster = new StubbedService(applying(applied))) {
+            cluster.open(1, null);
+            cluster.hello(1, -3);
+            cluster.hello(1, 42);
+            cluster.command(1, 42, -5, 10);
+            cluster.command(1, 42, 1, 11);
+            cluster.drain();
+            assertEquals(List.of("0:2 client id -3 is negative; expected a client id of 0 or more",
+                    "0:5 highest=0 limit=65536",
+                    "-5:2 correlation id -5 is negative; expected 1, 2, 3, ... per client (0 is the hello)", "1:0"),
+                    cluster.repliesTo(1));
+            assertEquals(List.of(11L), applied);
+        }
+    }
+
+    @Test
+    void badSettingsAreRefusedNamingWhatIsExpected() {
+        final IllegalArgumentException clients = assertThrows(IllegalArgumentException.class,
+                () -> PipelineClusteredService.builder(Amount::new).maxClients(0));
+        assertEquals("maxClients must be at least 1, was 0", clients.getMessage());
+        final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> PipelineClusteredService.builder(Amount::new).commandLimit(-1));
+        assertTrue(negative.getMessage().startsWith("command limit of -1 bytes; expected 0 to "), negative.getMessage());
+        assertThrows(NullPointerException.class, () -> PipelineClusteredService.builder(Amount::new)
+                .onCommandException(null));
+        assertThrows(NullPointerException.class, () -> new ClientIdAuthenticator(null));
+        final IllegalArgumentException negativeId = assertThrows(IllegalArgumentException.class,
+                () -> ClientSecrets.builder().client(-1, new byte[16]));
+        assertEquals("client id must not be negative, was -1", negativeId.getMessage());
+        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> ClientSecrets.builder().client(7, new byte[16]).client(7, new byte[16]));
+        assertTrue(twice.getMessage().contains("client 7 is given a secret twice"), twice.getMessage());
+        final IllegalStateException none = assertThrows(IllegalStateException.class,
+                () -> ClientSecrets.builder().build());
+        assertTrue(none.getMessage().startsWith("no clients"), none.getMessage());
+        // credentials the store cannot read are refused, not thrown on
+        final ClientSecrets secrets = ClientSecrets.builder().client(7, new byte[16]).build();
+        assertEquals(null, secrets.clientIdsFor(new byte[3]));
+        assertEquals(null, secrets.clientIdsFor(new byte[0]));
+    }
 }
