@@ -20,7 +20,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The accounting contract and the lifecycle defects of issue #13, one deterministic test each. */
+/** The accounting contract and the lifecycle failures it rules out, one deterministic test each. */
 @Timeout(60)
 class SlipstreamAccountingTest {
     private static Slipstream<TestEvent> pipeline(final String name, final int ringSize, final ProducerType type) {

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Work pools (queue-fed and hand-wired ring pools) under failures: issue #13, part 6. */
+/** Work pools (queue-fed and hand-wired ring pools) under failures: the pools' failure contract. */
 @Timeout(60)
 class WorkPoolFailureTest {
     /** Threads whose uncaught exceptions are collected instead of printed. */

@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,6 +84,7 @@ class CloseReleasesWaitersTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesACloseThatDoesNotSignalItsWaiters() throws InterruptedException {
         for (final UnboundedBlockingQueue<Integer> q : List.<UnboundedBlockingQueue<Integer>>of(
                 new LprqBlockingQueue<>(2, new HybridWaitStrategy()),

@@ -3,6 +3,7 @@ package dev.slipstream.queue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.stress.TestSize;
 import java.util.ArrayDeque;
 import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
@@ -10,6 +11,7 @@ import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * store of the word read, is shown to lose index 1: the model checker finds the interleaving in
  * which the store sets IsSafe again and thread 3 fills position 4 behind thread 2.
  */
+@Tag("scaled")
 public class IndexRingConsumeMarkLincheckTest {
     private final IndexRing ring = new IndexRing(1, false, false, 0L, false);
 
@@ -86,7 +89,7 @@ public class IndexRingConsumeMarkLincheckTest {
         new ModelCheckingOptions()
                 .iterations(0)
                 .addCustomScenario(lateDequeuerScenario(subject))
-                .invocationsPerIteration(20_000)
+                .invocationsPerIteration(TestSize.pick(3_000, 20_000, 200_000))
                 .sequentialSpecification(Spec.class)
                 .check(subject);
     }
@@ -97,6 +100,7 @@ public class IndexRingConsumeMarkLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     public void aPlainStoreConsumeMarkIsCaughtLosingAnIndex() {
         final LincheckAssertionError failure = assertThrows(LincheckAssertionError.class,
                 () -> check(Mutant.class), "expected the lost index to be found");

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +50,7 @@ class LprqQuiescentWalkStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAWalkThatStopsARingsLengthPastTheHead() throws InterruptedException {
         for (int queue = 0; queue < MUTANT_QUEUES; queue++) {
             final LprqQueue<Integer> q = new LprqQueue<>(1);

@@ -1,5 +1,6 @@
 package dev.slipstream.queue;
 
+import dev.slipstream.stress.TestSize;
 import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -8,6 +9,7 @@ import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * {@code LprqMutantLincheckTest} is the proof that the scenario catches the bug: on the
  * algorithm with the old step it reaches the execution within its budget.
  */
+@Tag("scaled")
 public class LprqReservationOrderLincheckTest {
     private final LprqQueue<Integer> queue = new LprqQueue<>(2, false, 0L);
 
@@ -93,7 +96,7 @@ public class LprqReservationOrderLincheckTest {
         new ModelCheckingOptions()
                 .sequentialSpecification(Fifo.class)
                 .iterations(0)
-                .invocationsPerIteration(Integer.getInteger("slipstream.lincheck.invocations", 20_000))
+                .invocationsPerIteration(Integer.getInteger("slipstream.lincheck.invocations", TestSize.pick(3_000, 20_000, 200_000)))
                 .addCustomScenario(reservationNulledByAnOlderLap(LprqReservationOrderLincheckTest.class))
                 .check(LprqReservationOrderLincheckTest.class);
     }

@@ -1,5 +1,7 @@
 package dev.slipstream.sequence;
 
+import org.junit.jupiter.api.Tag;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.wait.YieldingWaitStrategy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * is refused); in every interleaving the results match some sequential order of the same calls
  * ({@link Spec}). The ring (16 slots) never fills in these scenarios.
  */
+@Tag("scaled")
 public class CloseProtocolLincheckTest {
     private final Sequencer sequencer = create();
 
@@ -63,6 +66,7 @@ public class CloseProtocolLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesAPublishThatIgnoresTheFence() {
         final LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
                 () -> options().check(NoFenceCheck.class),
@@ -73,7 +77,7 @@ public class CloseProtocolLincheckTest {
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 20)
+                .iterations(TestSize.pick(4, 20, 200))
                 .invocationsPerIteration(1_000)
                 .threads(3)
                 .actorsPerThread(2)

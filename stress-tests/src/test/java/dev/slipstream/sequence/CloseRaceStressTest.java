@@ -1,23 +1,26 @@
 package dev.slipstream.sequence;
 
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.wait.YieldingWaitStrategy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * A close racing producers of a full ring abandons no claim, and no publish above the close
  * fence returns normally; and the same check catches the claim protocol that did abandon claims.
- * Rounds: 2,000 by default (a few seconds), {@code -Dslipstream.stress.long=true} for 50,000.
+ * Rounds ({@link TestSize}): 200 in every build, 2,000 with {@code -Pstress} (the seeded-bug
+ * proofs run only there), 50,000 with {@code -Dslipstream.stress.long=true}.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("scaled")
 class CloseRaceStressTest {
-    private static final boolean LONG = Boolean.getBoolean("slipstream.stress.long");
-    private static final int ROUNDS = LONG ? 50_000 : 2_000;
-    private static final long BUDGET = TimeUnit.SECONDS.toNanos(LONG ? 600 : 20);
+    private static final int ROUNDS = TestSize.pick(200, 2_000, 50_000);
+    private static final long BUDGET = TimeUnit.SECONDS.toNanos(TestSize.pick(20, 20, 600));
 
     @Test
     void multiProducerCloseLeavesNoHoleAndAcceptsNothingPastTheFence() throws Exception {
@@ -48,6 +51,7 @@ class CloseRaceStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesASingleProducerClaimThatLooksForTheCloseBeforeItStores() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(() -> new SingleProducerMutant(4, new YieldingWaitStrategy(),
                 SingleProducerMutant.Order.CHECK_THEN_STORE), ROUNDS / 10, BUDGET, 1);
@@ -56,6 +60,7 @@ class CloseRaceStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAClaimMadeBeforeSpaceWasConfirmed() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(
                 () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.CLAIM_BEFORE_SPACE),
@@ -65,6 +70,7 @@ class CloseRaceStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAFenceThatCountsClaimsStillWaitingForSpace() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(
                 () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.FENCE_NOT_LOWERED),
@@ -75,6 +81,7 @@ class CloseRaceStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAWaitingProducerThatGivesUpBelowTheFence() throws Exception {
         final CloseRace.Outcome outcome = CloseRace.run(
                 () -> new MutantSequencer(4, new YieldingWaitStrategy(), MutantSequencer.Bug.WAITER_IGNORES_FENCE),

@@ -1,5 +1,7 @@
 package dev.slipstream.topology;
 
+import org.junit.jupiter.api.Tag;
+import dev.slipstream.stress.TestSize;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * new ModelCheckingOptions().threads(2).sequentialSpecification(Spec.class).check(ExceptionTallyLincheckTest.class);
  * }</pre>
  */
+@Tag("scaled")
 public class ExceptionTallyLincheckTest {
     private static final RuntimeException BAD = new RuntimeException("bad", null, false, false) {
         private static final long serialVersionUID = 1L;
@@ -65,6 +68,7 @@ public class ExceptionTallyLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesATallyKeptInAPlainVolatileCounter() {
         final LincheckAssertionError caught = assertThrows(LincheckAssertionError.class,
                 () -> options().check(PlainCounter.class),
@@ -77,7 +81,7 @@ public class ExceptionTallyLincheckTest {
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 100 : 10)
+                .iterations(TestSize.pick(3, 10, 100))
                 .invocationsPerIteration(1_000)
                 .threads(2)
                 .actorsPerThread(2)

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.processor.EventHandler;
+import dev.slipstream.stress.TestSize;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * <p>The same check must fail on a copy of the handshake that parks without the re-check after
  * its {@code PARKED} store ({@link #parkWithoutRecheck}).
  */
+@Tag("scaled")
 class PoolWakeUpLincheckTest {
-    private static final int INVOCATIONS = 2_000;
+    private static final int INVOCATIONS = TestSize.pick(300, 2_000, 20_000);
     private static final EventHandler<Integer> NOOP = (item, sequence, endOfBatch) -> { };
 
     /** How a worker that found the queue empty waits; false means stop. */
@@ -37,6 +40,7 @@ class PoolWakeUpLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     void theModelCheckCatchesAParkWithoutTheReCheck() {
         final Throwable caught = assertThrows(Throwable.class, () -> Lincheck.runConcurrentTest(INVOCATIONS,
                         () -> twoProducersOneWorker(PoolWakeUpLincheckTest::parkWithoutRecheck)),

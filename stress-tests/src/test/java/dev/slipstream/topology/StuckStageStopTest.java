@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -86,11 +87,13 @@ class StuckStageStopTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAStopperThatNeverInterrupts() throws Exception {
         assertEquals(List.of("stuck-0", "stuck-1"), stillRunning(JOIN_ONLY, 2, 1));
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAStopperThatInterruptsOnlyOnce() throws Exception {
         assertFalse(stillRunning(INTERRUPT_ONCE, 2, 200).isEmpty(), "a handler blocking on every event stays stuck");
     }

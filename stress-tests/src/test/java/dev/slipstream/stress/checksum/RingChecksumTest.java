@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Timeout;
  * sequencers, barrier, yielding wait strategy and batch event processor: nothing lost, nothing
  * duplicated, each producer's order kept. Producers and consumer yield when they wait (with three
  * producers there are more threads than cores on a small machine). The multi-producer ring is
- * small (64) so that producers keep filling it, wait for space and interleave. Tagged
- * {@code soak}; skip them with {@code -DexcludedGroups=soak}.
+ * small (64) so that producers keep filling it, wait for space and interleave. Run with
+ * {@code -Pstress} (tagged {@code stress}).
  */
-@Tag("soak")
+@Tag("stress")
 class RingChecksumTest {
     /** Producers on a full ring give the core back; there are more threads than cores. */
     private static final ProducerWaitStrategy YIELD = ProducerWaitStrategies.yielding();

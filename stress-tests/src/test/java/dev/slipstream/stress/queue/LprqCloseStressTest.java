@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.MutantLprqCloseQueue;
 import dev.slipstream.queue.MutantLprqCloseQueue.Mutation;
+import dev.slipstream.stress.TestSize;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,14 +17,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link LprqQueue#close()} racing producers: every offer that returned true is drained exactly
  * once before {@link LprqQueue#isDrained()} says true, and no offer that began after
  * {@code close()} returned succeeds; and the same check catches a close that leaves out a step
- * of the protocol ({@link MutantLprqCloseQueue}). Rounds: 2,000 by default (a few seconds),
- * {@code -Dslipstream.stress.long=true} for 50,000.
+ * of the protocol ({@link MutantLprqCloseQueue}). Rounds ({@link TestSize}): 400 in
+ * every build, 2,000 with {@code -Pstress} (the seeded-bug proofs run only there), 50,000 with
+ * {@code -Dslipstream.stress.long=true}.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("scaled")
 class LprqCloseStressTest {
-    private static final boolean LONG = Boolean.getBoolean("slipstream.stress.long");
-    private static final int ROUNDS = LONG ? 50_000 : 2_000;
-    private static final long BUDGET = TimeUnit.SECONDS.toNanos(LONG ? 600 : 8);
+    private static final int ROUNDS = TestSize.pick(400, 2_000, 50_000);
+    private static final long BUDGET = TimeUnit.SECONDS.toNanos(TestSize.pick(8, 8, 600));
     /** Inside both windows of an offer that a close can land in (see the mutant). */
     private static final long PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     /** The most the close waits after its count of accepted values, on the real queue. */
@@ -49,6 +52,7 @@ class LprqCloseStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesACloseThatNeverSealsTheLastRing() throws Exception {
         final LprqCloseRace.Outcome outcome = LprqCloseRace.run(
                 () -> new MutantLprqCloseQueue(Mutation.CLOSE_WITHOUT_SEALING_NEXT, 2, PAUSE_NANOS),
@@ -58,6 +62,7 @@ class LprqCloseStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesACloseThatLeavesTheLastRingsTailOpen() throws Exception {
         final LprqCloseRace.Outcome outcome = LprqCloseRace.run(
                 () -> new MutantLprqCloseQueue(Mutation.CLOSE_WITHOUT_CLOSING_TAIL, 2, PAUSE_NANOS),

@@ -11,6 +11,7 @@ import org.jetbrains.lincheck.LincheckAssertionError;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * are model-checked on the scenario that exposes each, and the copy without a mutation passes
  * those scenarios.
  */
+@Tag("stress")
 public class LprqMutantLincheckTest {
 
     /** The operations the model check runs, on the mutant queue a subclass passes in. */

@@ -1,5 +1,7 @@
 package dev.slipstream.stress.queue;
 
+import org.junit.jupiter.api.Tag;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.queue.LprqQueue;
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +10,7 @@ import org.junit.jupiter.api.Test;
  * the time, and with two per ring, so that positions wrap within a ring: a linearizable FIFO
  * queue (model checking, then stress on real threads).
  */
+@Tag("scaled")
 public class LprqQueueLincheckTest extends FifoQueueOperations {
     public LprqQueueLincheckTest() {
         super(new LprqQueue<>(1));
@@ -16,8 +19,7 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void modelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
+                .iterations(TestSize.pick(3, 15, 30))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -28,8 +30,8 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void stress() {
         stress(FifoSpecs.Unbounded.class)
-                .iterations(10)
-                .invocationsPerIteration(1_000)
+                .iterations(TestSize.pick(3, 10, 10))
+                .invocationsPerIteration(TestSize.pick(500, 1_000, 1_000))
                 .threads(3)
                 .actorsPerThread(3)
                 .check(getClass());
@@ -45,8 +47,7 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void ringOfTwoModelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
+                .iterations(TestSize.pick(3, 15, 30))
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(2)

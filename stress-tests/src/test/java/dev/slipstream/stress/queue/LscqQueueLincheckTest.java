@@ -1,5 +1,7 @@
 package dev.slipstream.stress.queue;
 
+import org.junit.jupiter.api.Tag;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.queue.LscqQueue;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.Test;
  * is documented as not linearizable with offers in progress; jcstress checks that it loses
  * nothing.)
  */
+@Tag("scaled")
 public class LscqQueueLincheckTest extends FifoQueueOperations {
     public LscqQueueLincheckTest() {
         super(new LscqQueue<>(1));
@@ -17,8 +20,7 @@ public class LscqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void modelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
+                .iterations(TestSize.pick(3, 15, 30))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -29,8 +31,8 @@ public class LscqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void stress() {
         stress(FifoSpecs.Unbounded.class)
-                .iterations(30)
-                .invocationsPerIteration(2_000)
+                .iterations(TestSize.pick(3, 30, 30))
+                .invocationsPerIteration(TestSize.pick(500, 2_000, 2_000))
                 .threads(3)
                 .actorsPerThread(3)
                 .check(getClass());
@@ -46,8 +48,7 @@ public class LscqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void orderOneModelChecking() {
         modelChecking(FifoSpecs.Unbounded.class)
-                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 20 : 10)
+                .iterations(TestSize.pick(2, 10, 20))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -66,6 +67,7 @@ class QueueFifoStressTest {
      * cores, 8 x 8 threads, at a load of 12).
      */
     @Test
+    @Tag("stress")
     void theCheckCatchesADequeuerThatTakesAnotherPositionsElement() throws InterruptedException {
         FifoOrderCheck.Result result = null;
         int round = 0;

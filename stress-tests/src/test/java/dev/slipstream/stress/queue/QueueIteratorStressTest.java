@@ -9,6 +9,7 @@ import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.QueueTestAccess;
 import dev.slipstream.queue.ScqBlockingQueue;
 import dev.slipstream.queue.ScqQueue;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.wait.HybridWaitStrategy;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,6 +26,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +51,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * runs the same checks against a copy of the iteration logic with one check removed and
  * expects a violation.
  */
+@Tag("scaled")
 class QueueIteratorStressTest {
     private static final int PRODUCERS = 2;
     private static final long SEQ_MASK = (1L << 40) - 1;
@@ -78,7 +81,7 @@ class QueueIteratorStressTest {
     @MethodSource("queues")
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void iteratorKeepsItsPromisesWhileTheQueueChurns(final Supplier<Queue<Long>> factory) throws InterruptedException {
-        final Result r = run(factory.get(), Queue::iterator, TimeUnit.SECONDS.toNanos(3), false);
+        final Result r = run(factory.get(), Queue::iterator, TimeUnit.MILLISECONDS.toNanos(TestSize.pick(1_000, 3_000, 60_000)), false);
         assertNull(r.violation, r.violation);
         assertTrue(r.iterations > 100, "iterations: " + r.iterations);
         assertTrue(r.returned > 0, "returned: " + r.returned);
@@ -86,6 +89,7 @@ class QueueIteratorStressTest {
     }
 
     @Test
+    @Tag("stress")
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theCheckCatchesAnIteratorWithoutTheCycleCheck() throws InterruptedException {
         final Result r = run(new ScqQueue<>(8),

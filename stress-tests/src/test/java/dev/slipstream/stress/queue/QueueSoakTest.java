@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.queue.QueueTestAccess;
+import dev.slipstream.stress.TestSize;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,11 +31,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and consumed agree. Orders 0 to 16 are sampled, and the ring counters start just below the
  * points where {@code p << 1} (2^62) and {@code p} itself (2^63) change sign.
  */
+@Tag("scaled")
 class QueueSoakTest {
     private static final int PRODUCERS = 3;
     private static final int CONSUMERS = 3;
-    /** Production time per configuration; the whole class stays under a minute on two cores. */
-    private static final long RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(1_800);
+    /** Production time per configuration ({@link TestSize}): the whole class takes about 4 s in every build, under a minute with {@code -Pstress}. */
+    private static final long RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(TestSize.pick(400, 1_800, 60_000));
     private static final long MAX_PER_PRODUCER = 1L << 22;
     /** Producers pause while this many elements are in flight, to bound memory. */
     private static final long MAX_BACKLOG = 20_000;

@@ -1,5 +1,7 @@
 package dev.slipstream.stress.queue;
 
+import org.junit.jupiter.api.Tag;
+import dev.slipstream.stress.TestSize;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 @Param(name = "element", gen = IntGen.class, conf = "1:9")
+@Tag("scaled")
 public class ScqQueueCapacityTwoLincheckTest {
     private final ScqQueue<Integer> queue = new ScqQueue<>(2);
 
@@ -50,8 +53,7 @@ public class ScqQueueCapacityTwoLincheckTest {
     @Test
     public void singleProducerSingleConsumerModelChecking() {
         FifoQueueOperations.modelChecking(FifoSpecs.BoundedTwo.class)
-                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
+                .iterations(TestSize.pick(3, 15, 30))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -62,8 +64,8 @@ public class ScqQueueCapacityTwoLincheckTest {
     @Test
     public void singleProducerSingleConsumerStress() {
         FifoQueueOperations.stress(FifoSpecs.BoundedTwo.class)
-                .iterations(20)
-                .invocationsPerIteration(1_000)
+                .iterations(TestSize.pick(3, 20, 20))
+                .invocationsPerIteration(TestSize.pick(500, 1_000, 1_000))
                 .threads(2)
                 .actorsPerThread(3)
                 .check(getClass());

@@ -1,5 +1,7 @@
 package dev.slipstream.stress.queue;
 
+import org.junit.jupiter.api.Tag;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.queue.ScqQueue;
 import org.junit.jupiter.api.Test;
 
@@ -7,6 +9,7 @@ import org.junit.jupiter.api.Test;
  * The bounded queue with a capacity (16) larger than any scenario can fill is a linearizable
  * FIFO queue: offer always succeeds, poll returns the oldest element or null.
  */
+@Tag("scaled")
 public class ScqQueueLincheckTest extends FifoQueueOperations {
     public ScqQueueLincheckTest() {
         super(new ScqQueue<>(16));
@@ -15,8 +18,7 @@ public class ScqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void modelChecking() {
         modelChecking(FifoSpecs.BoundedSixteen.class)
-                // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 30 : 15)
+                .iterations(TestSize.pick(3, 15, 30))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -27,8 +29,8 @@ public class ScqQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void stress() {
         stress(FifoSpecs.BoundedSixteen.class)
-                .iterations(30)
-                .invocationsPerIteration(2_000)
+                .iterations(TestSize.pick(3, 30, 30))
+                .invocationsPerIteration(TestSize.pick(500, 2_000, 2_000))
                 .threads(3)
                 .actorsPerThread(3)
                 .check(getClass());

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@code QueueWorkerPool.close()} logs an unclean result (issue #13, part 6). Here rather than in
+ * {@code QueueWorkerPool.close()} logs an unclean result. Here rather than in
  * core's tests because core's module does not read {@code java.logging}, which the test listens on.
  */
 @Timeout(60)

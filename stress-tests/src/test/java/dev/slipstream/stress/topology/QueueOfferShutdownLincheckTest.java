@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.processor.EventHandler;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.topology.QueueWorkerPool;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * checker controls every thread involved. The same check must fail on a copy of the protocol
  * without the wait for offers in flight ({@link NoInFlightWait}).
  */
+@Tag("scaled")
 public class QueueOfferShutdownLincheckTest {
     private static final EventHandler<Integer> NOOP = (item, sequence, endOfBatch) -> { };
 
@@ -68,6 +71,7 @@ public class QueueOfferShutdownLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesAShutdownThatDoesNotWaitForOffersInFlight() {
         final Throwable caught = assertThrows(Throwable.class, () -> options().check(NoInFlightWait.class),
                 "a shutdown that counts the queue while an accepted offer is still on its way must fail");
@@ -79,7 +83,7 @@ public class QueueOfferShutdownLincheckTest {
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
                 // half the full count in every build; -Dslipstream.stress.long=true runs all of it
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 10 : 5)
+                .iterations(TestSize.pick(2, 5, 10))
                 .invocationsPerIteration(250)
                 .threads(3)
                 .actorsPerThread(2)

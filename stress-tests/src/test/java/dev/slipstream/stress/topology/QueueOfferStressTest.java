@@ -3,11 +3,12 @@ package dev.slipstream.stress.topology;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * QueueWorkerPool offers racing shutdown (issue #13): no accepted offer is lost or unreported;
+ * QueueWorkerPool offers racing shutdown: no accepted offer is lost or unreported;
  * and the same check catches a shutdown that does not wait for offers in flight. Default: up to
  * 300 rounds or 6 s per case; {@code -Dslipstream.stress.long=true}: up to 20,000 rounds or 5
  * minutes.
@@ -28,6 +29,7 @@ class QueueOfferStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAShutdownThatDoesNotWaitForOffersInFlight() throws Exception {
         final QueueOfferRace.Outcome outcome =
                 QueueOfferRace.run(QueueOfferRace.NoInFlightMutant::new, ROUNDS, BUDGET, SEED);

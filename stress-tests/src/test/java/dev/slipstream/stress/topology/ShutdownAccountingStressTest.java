@@ -3,22 +3,25 @@ package dev.slipstream.stress.topology;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.slipstream.ring.ProducerType;
+import dev.slipstream.stress.TestSize;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Nothing accepted is ever lost (issue #13): shutdown, halt and close from another thread racing
+ * Nothing accepted is ever lost: shutdown, halt and close from another thread racing
  * producers, on one and on three producers, with exact accounting per stage and per producer
  * ({@link ShutdownRace}); and the same check catching the drain that ignored the close fence
- * ({@link OldDrainMutant}). Default: up to 300 rounds or 6 s per case; {@code
- * -Dslipstream.stress.long=true}: up to 20,000 rounds or 5 minutes per case.
+ * ({@link OldDrainMutant}, with {@code -Pstress}). Up to 60 rounds or 6 s per case in every build,
+ * 300 rounds with {@code -Pstress}, 20,000 rounds or 5 minutes with
+ * {@code -Dslipstream.stress.long=true} ({@link TestSize}).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@Tag("scaled")
 class ShutdownAccountingStressTest {
-    private static final boolean LONG = Boolean.getBoolean("slipstream.stress.long");
-    private static final int ROUNDS = Integer.getInteger("slipstream.stress.rounds", LONG ? 20_000 : 300);
-    private static final long BUDGET = TimeUnit.SECONDS.toNanos(Long.getLong("slipstream.stress.seconds", LONG ? 300 : 6));
+    private static final int ROUNDS = Integer.getInteger("slipstream.stress.rounds", TestSize.pick(60, 300, 20_000));
+    private static final long BUDGET = TimeUnit.SECONDS.toNanos(Long.getLong("slipstream.stress.seconds", TestSize.pick(6, 6, 300)));
     private static final long SEED = Long.getLong("slipstream.stress.seed", 13L);
 
     private static ShutdownRace.Outcome real(final ProducerType type, final ShutdownRace.Stop how)
@@ -62,6 +65,7 @@ class ShutdownAccountingStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesADrainThatIgnoresTheCloseFence() throws Exception {
         final ShutdownRace.Outcome outcome = ShutdownRace.run(OldDrainMutant::new, ProducerType.SINGLE,
                 ShutdownRace.Stop.SHUTDOWN, ROUNDS, BUDGET, SEED, 8, 5_000_000L);
@@ -71,6 +75,7 @@ class ShutdownAccountingStressTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesTheOldDrainOnManyProducersToo() throws Exception {
         final ShutdownRace.Outcome outcome = ShutdownRace.run(OldDrainMutant::new, ProducerType.MULTI,
                 ShutdownRace.Stop.SHUTDOWN, ROUNDS, BUDGET, SEED, 8, 5_000_000L);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.slipstream.sequence.WaitStrategy;
+import dev.slipstream.stress.TestSize;
 import dev.slipstream.wait.BlockingWaitStrategy;
 import dev.slipstream.wait.HybridWaitStrategy;
 import dev.slipstream.wait.LiteBlockingWaitStrategy;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,13 +22,15 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * No lost wake-up in any parking strategy: 20,000 ping-pong round trips (200,000 with
- * {@code -Dslipstream.stress.long=true}) where every wait races a publish. The same harness
+ * No lost wake-up in any parking strategy: ping-pong round trips where every wait races a publish
+ * (2,000 in every build, 20,000 with {@code -Pstress}, 200,000 with
+ * {@code -Dslipstream.stress.long=true}: {@link TestSize}). The same harness
  * stops within a few round trips on a strategy that re-checks before it announces itself.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("scaled")
 class WakeUpPingPongTest {
-    private static final long ROUND_TRIPS = Boolean.getBoolean("slipstream.stress.long") ? 200_000 : 20_000;
+    private static final long ROUND_TRIPS = TestSize.pick(2_000L, 20_000L, 200_000L);
     private static final long LIMIT = TimeUnit.SECONDS.toNanos(60);
 
     static Stream<Arguments> parkingStrategies() {
@@ -50,11 +54,13 @@ class WakeUpPingPongTest {
     }
 
     @Test
+    @Tag("stress")
     void theHarnessCatchesAStrategyThatReChecksBeforeItAnnouncesItself() throws Exception {
         assertCaught("late-registering", LateRegisteringWait::new);
     }
 
     @Test
+    @Tag("stress")
     void theHarnessCatchesABlockingStrategyThatZeroesItsSleeperCountOutsideTheMonitor() throws Exception {
         // BlockingWaitStrategy's signaller zeroes the count under the monitor; this copy does it
         // after releasing it, so a consumer that went back to sleep in between loses its count
