@@ -58,7 +58,7 @@ for ((r = 1; r <= runs; r++)); do
     load_start="$(load)"
     start_s=$SECONDS
     # shellcheck disable=SC2086 # MVN_OPTS_EXTRA is a list of words on purpose
-    (cd "$root" && mvn -B -q ${MVN_OPTS_EXTRA:-} -pl stress-tests -am test \
+    (cd "$root" && mvn -B -q -Pstress ${MVN_OPTS_EXTRA:-} -pl stress-tests -am test \
         -Dtest="$selection" -Dsurefire.failIfNoSpecifiedTests=false) >"$log" 2>&1
     seconds=$((SECONDS - start_s))
     load_end="$(load)"

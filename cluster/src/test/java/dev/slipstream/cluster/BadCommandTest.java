@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,6 +58,7 @@ class BadCommandTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesMembersThatHaltOnAnException() {
         final AssertionError caught = assertThrows(AssertionError.class, () -> poisonAndRestart(26100, "validating-halt"));
         assertTrue(caught.getMessage().contains("poison command answered rejected with its cause"), caught.getMessage());
@@ -109,6 +111,7 @@ class BadCommandTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAMemberThatRejectsAnErrorAndGoesOn() {
         // a member that went on after an Error would hold a state no other member can reproduce
         final AssertionError caught = assertThrows(AssertionError.class,

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,6 +97,7 @@ class ClusterMemberSafetyTest {
      * child, every run (a read of memory already unmapped, not a race to win).
      */
     @ParameterizedTest
+    @Tag("stress")
     @CsvSource({"error, 23320", "termination, 23330"})
     void theCrashCheckCatchesAMemberThatReadsThroughTheConsensusModulesCounters(final String stop,
             final int basePort) throws Exception {

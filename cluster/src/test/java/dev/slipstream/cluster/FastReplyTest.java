@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ class FastReplyTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesALeaderThatSendsOnlyInLogCallbacks() {
         try (SingleMember cluster = new SingleMember(dir, 24110)) {
             final CallbackWatch watch = startLate(cluster, false);
@@ -236,6 +238,7 @@ class FastReplyTest {
     }
 
     @Test
+    @Tag("stress")
     void theFollowerCheckCatchesAFastPathThatSendsFromFollowers() {
         final AssertionError caught = assertThrows(AssertionError.class,
                 () -> assertFollowersNeverSend(24300, () -> new LeaderEgress() {

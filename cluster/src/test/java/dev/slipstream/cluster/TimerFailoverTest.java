@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +60,7 @@ class TimerFailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void theTimerCheckCatchesAPolicyThatSchedulesOnlyOnTheLeader() {
         // the new leader's consensus module holds none of the timers pending at the kill: they never fire
         final AssertionError caught = assertThrows(AssertionError.class, () -> run(22500, 1, "timers-leader-only"));
@@ -66,6 +68,7 @@ class TimerFailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void theTimerCheckCatchesAStageThatRecordsFiringsByTheWallClock() {
         // each member handles a timer event at its own moment; the restarted member, replaying, seconds later
         final AssertionError caught = assertThrows(AssertionError.class, () -> run(22600, 1, "timers-wall-clock"));

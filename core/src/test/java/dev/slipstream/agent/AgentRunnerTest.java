@@ -1,6 +1,7 @@
 package dev.slipstream.agent;
 
 import dev.slipstream.sequence.Backoff;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -208,6 +209,7 @@ class AgentRunnerTest {
 
     /** The same check catches a halt that moves the state without waking the agent (SilentHaltRunner). */
     @Test
+    @Tag("stress")
     void theCheckCatchesAHaltThatDoesNotWakeTheAgent() throws InterruptedException {
         final BlockingAgent agent = new BlockingAgent();
         final SilentHaltRunner mutant = new SilentHaltRunner(agent);

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -368,6 +369,7 @@ class UnboundedIngressTest {
 
     /** The same check catches a stop that does not close the queue (SilentStopIngress). */
     @Test
+    @Tag("stress")
     void theCheckCatchesAStopThatDoesNotCloseTheQueue() throws Exception {
         final SilentStopIngress mutant = new SilentStopIngress();
         mutant.thread.start();

@@ -5,6 +5,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * unmapped, and once the toucher has stopped and every call has ended, every retired mapping was
  * unmapped exactly once.
  */
+@Tag("scaled")
 public class AheadToucherLincheckTest {
     static final int PAGES = 3;
 
@@ -153,18 +155,21 @@ public class AheadToucherLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesAWriterThatUnmapsWhatItLeaves() {
         ModelChecks.assertCaught(options(), UnmapOnRoll.class, "touched in an unmapped mapping");
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesAStepThatUnmapsBeforeItTouches() {
         ModelChecks.assertCaught(options(), UnmapBeforeTouch.class, "touched in an unmapped mapping");
     }
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 15)
+                // 4 in every build, 15 with -Pstress, 200 with -Dslipstream.stress.long=true
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : Boolean.getBoolean("slipstream.stress") ? 15 : 4)
                 .invocationsPerIteration(1_000)
                 .threads(2)
                 .actorsPerThread(3)

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,10 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * child reported durable must be there, in order and byte-identical, and nothing else may be
  * returned (a torn record is cut, never replayed). Then the next child appends to the same journal.
  *
- * <p>{@code -Djournal.crash.kills=200} (Maven: {@code -Djournal.crash.kills=200}) runs the long
- * version; the default (25 kills) runs in every build. Two seeded bugs in {@link CrashChild} show
- * that the check fails when durability is claimed too early.
+ * <p>Kills ({@code journal.crash.kills}, set by this module's pom): 8 in every build, 25 with
+ * {@code -Pstress}; {@code -Djournal.crash.kills=200} runs the long version. Two seeded bugs in
+ * {@link CrashChild} show that the check fails when durability is claimed too early (tagged
+ * {@code stress}: with {@code -Pstress}).
  */
+@Tag("scaled")
 class JournalCrashTest {
     private static final long SEED = Long.getLong("journal.crash.seed", System.nanoTime());
 
@@ -53,7 +56,7 @@ class JournalCrashTest {
 
     @Test
     void withThePretoucherNoDurableEventIsLostAndALeftSpareIsRemovedOverRandomKills() throws Exception {
-        final int kills = Math.max(10, Integer.getInteger("journal.crash.kills", 25) / 2);
+        final int kills = Math.max(4, Integer.getInteger("journal.crash.kills", 25) / 2);
         final Outcome outcome = killRepeatedly("pretouch", kills, new Random(SEED));
         System.out.printf("journal crash test with the pretoucher: %d kills, %d torn tails cut, %d spares left by a kill,"
                 + " %,d records checked, %d problems%n", outcome.kills(), outcome.tornTails(), outcome.sparesLeft(),
@@ -63,6 +66,7 @@ class JournalCrashTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAReporterPlacedBesideTheJournal() throws Exception {
         final Outcome outcome = killRepeatedly("report-beside-journal", 15, new Random(SEED));
         System.out.printf("journal crash test, seeded bug report-beside-journal: caught after %d kill(s): %s%n", outcome.kills(),
@@ -72,6 +76,7 @@ class JournalCrashTest {
     }
 
     @Test
+    @Tag("stress")
     void theCheckCatchesAStageThatAcknowledgesABatchBeforeWritingIt() throws Exception {
         final Outcome outcome = killRepeatedly("ack-at-batch-start", 15, new Random(SEED));
         System.out.printf("journal crash test, seeded bug ack-at-batch-start: caught after %d kill(s): %s%n", outcome.kills(),

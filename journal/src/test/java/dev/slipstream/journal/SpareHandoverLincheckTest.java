@@ -6,6 +6,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * once close has returned and every call has ended, no spare is left that was neither taken nor
  * disposed ({@link #noSpareOutlivesClose()}).
  */
+@Tag("scaled")
 public class SpareHandoverLincheckTest {
     static final int PAGES = 2;
 
@@ -163,18 +165,21 @@ public class SpareHandoverLincheckTest {
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesASparePublishedBeforeItIsTouched() {
         ModelChecks.assertCaught(options(), PublishBeforeTouch.class, "Invalid execution results");
     }
 
     @Test
+    @Tag("stress")
     public void theModelCheckCatchesAStepThatDoesNotLookForACloseAfterPublishing() {
         ModelChecks.assertCaught(options(), NoStopRecheck.class, "spare left after close");
     }
 
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : 15)
+                // 4 in every build, 15 with -Pstress, 200 with -Dslipstream.stress.long=true
+                .iterations(Boolean.getBoolean("slipstream.stress.long") ? 200 : Boolean.getBoolean("slipstream.stress") ? 15 : 4)
                 .invocationsPerIteration(1_000)
                 .threads(3)
                 .actorsPerThread(2)
