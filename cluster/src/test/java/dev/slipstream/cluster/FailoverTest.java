@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,6 +72,7 @@ class FailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void theFailoverCheckCatchesMembersWithoutDedup() {
         // the withheld commands were committed; re-sent after the kill, they are applied again
         final AssertionError caught = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
