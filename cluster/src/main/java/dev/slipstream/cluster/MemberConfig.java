@@ -78,7 +78,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     /** {@link #withFastFailover()}'s leader heartbeat interval: ten heartbeats per timeout. */
     public static final Duration FAST_LEADER_HEARTBEAT_INTERVAL = Duration.ofMillis(50);
     /** {@link #withFastFailover()}'s election timeout. */
-    public static final Duration FAST_ELECTION_TIMEOUT = Duration.ofMillis(200);
+    public static final Duration FAST_ELECTION_TIMEOUT = Duration.ofMillis(100);
     /** {@link #withFastFailover()}'s election status interval. */
     public static final Duration FAST_ELECTION_STATUS_INTERVAL = Duration.ofMillis(20);
 
@@ -238,7 +238,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     /**
      * A config whose members fail over in well under a second on one network: the leader
      * heartbeat timeout 500 ms, the heartbeat interval 50 ms, the election
-     * timeout 200 ms and the election status interval 20 ms ({@link #withFastFailover()}), the
+     * timeout 100 ms and the election status interval 20 ms ({@link #withFastFailover()}), the
      * session timeout and the timers Aeron's defaults.
      *
      * <pre>{@code
@@ -258,7 +258,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
 
     /**
      * A copy with the fast failover settings ({@code FAST_*}): the followers call an election
-     * after 500 ms without the leader, a nomination waits under 100 ms, a ballot 200 ms. The
+     * after 500 ms without the leader, a nomination waits under 50 ms, a ballot 100 ms. The
      * price: a member stalled for more than 500 ms (a GC pause, a machine overloaded, a slow disk)
      * is taken for dead, and an election follows. The session timeout, the timers and the startup
      * canvass timeout are kept.

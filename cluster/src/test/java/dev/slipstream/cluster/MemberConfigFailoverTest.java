@@ -55,7 +55,7 @@ class MemberConfigFailoverTest {
         final MemberConfig fast = base.withFastFailover();
         assertEquals(Duration.ofMillis(500), fast.leaderHeartbeatTimeout());
         assertEquals(Duration.ofMillis(50), fast.leaderHeartbeatInterval());
-        assertEquals(Duration.ofMillis(200), fast.electionTimeout());
+        assertEquals(Duration.ofMillis(100), fast.electionTimeout());
         assertEquals(Duration.ofMillis(20), fast.electionStatusInterval());
         assertEquals(Duration.ofSeconds(20), fast.sessionTimeout());
         assertEquals(MemberConfig.TimerService.PRIORITY_HEAP, fast.timerService());
@@ -110,10 +110,57 @@ class MemberConfigFailoverTest {
             final ConsensusModule.Context context = member.consensusModuleContext();
             assertEquals(Duration.ofMillis(500).toNanos(), context.leaderHeartbeatTimeoutNs());
             assertEquals(Duration.ofMillis(50).toNanos(), context.leaderHeartbeatIntervalNs());
-            assertEquals(Duration.ofMillis(200).toNanos(), context.electionTimeoutNs());
+            assertEquals(Duration.ofMillis(100).toNanos(), context.electionTimeoutNs());
             assertEquals(Duration.ofMillis(20).toNanos(), context.electionStatusIntervalNs());
             assertEquals(Duration.ofSeconds(7).toNanos(), context.startupCanvassTimeoutNs());
             assertEquals(1, member.status().electionCount(), "one election made it leader");
+        }
+    }
+
+    @Test
+    void theClientsReSendTimerFollowsTheMembersFailoverSettings() {
+        final ClusterCommandClient.Context context = new ClusterCommandClient.Context();
+        assertEquals(Duration.ofMillis(12_500).toNanos(), context.resendAfterNs(), "Aeron's defaults: 10s + 2 x 1s + 500ms");
+        assertEquals(Duration.ofMillis(1_200).toNanos(), context.resendAfterFailoverOf(MemberConfig.fastFailover(0, ONE,
+                dir)).resendAfterNs(), "fast: 500ms + 2 x 100ms + 500ms");
+        assertEquals(Duration.ofMillis(12_500).toNanos(), context.resendAfterFailoverOf(MemberConfig.of(0, ONE, dir))
+                .resendAfterNs());
+        assertEquals(Duration.ofMillis(3_900).toNanos(), context.resendAfterFailoverOf(Duration.ofSeconds(3),
+                Duration.ofMillis(200)).resendAfterNs());
+        final IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                () -> context.resendAfterFailoverOf(Duration.ZERO, Duration.ofMillis(100)));
+        assertEquals("leaderHeartbeatTimeout must be positive (the members'), was PT0S", zero.getMessage());
+        final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> context.resendAfterFailoverOf(Duration.ofSeconds(1), Duration.ofMillis(-1)));
+        assertEquals("electionTimeout must be positive (the members'), was PT-0.001S", negative.getMessage());
+        assertThrows(NullPointerException.class, () -> context.resendAfterFailoverOf((MemberConfig) null));
+        assertEquals(Duration.ofMillis(3_900).toNanos(), context.resendAfterNs(), "a refused call changes nothing");
+    }
+
+    /** The operations guide's sample ("Failover"), as written there, on one member. */
+    @Test
+    void theGuidesFailoverSampleRuns() {
+        final int memberId = 0;
+        final List<String> members = List.of("localhost:28460");
+        final Path baseDir = dir.resolve("member-0");
+        MemberConfig config = MemberConfig.fastFailover(memberId, members, baseDir);
+        ClusterCommandClient.Context context = new ClusterCommandClient.Context()
+                .resendAfterFailoverOf(config);              // re-sends after 1.2 s without an answer
+        assertEquals(Duration.ofMillis(1_200).toNanos(), context.resendAfterNs());
+        try (ClusterMember member = ClusterMember.start(config,
+                TestPipelines.service(Ledger::new, new AtomicReference<>()));
+             ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
+            final Replies replies = new Replies();
+            try (ClusterCommandClient client = ClusterCommandClient.connect(context
+                    .aeronDirectoryName(driver.directory())
+                    .ingressEndpoints(config.clusterMembers().ingressEndpoints())
+                    .clientId(7)
+                    .replyListener(replies))) {
+                SingleMember.sendAll(client, 5, 6);
+            }
+            assertEquals(2, replies.status.size());
+            assertEquals(CommandWireFormat.STATUS_APPLIED, replies.status.get(2L));
+            assertEquals(1, member.status().electionCount());
         }
     }
 
