@@ -42,7 +42,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * re-sends to a leader that is dead while the members elect the next; the wait starts again at
  * each new-leader event. The service applies a command at most once, so a command the old
  * leader committed is answered {@link CommandWireFormat#STATUS_DUPLICATE} instead of being
- * applied twice.
+ * applied twice. A client with nothing to re-send or send when the event arrives sends the new
+ * leader a keep-alive, so that its session stays open (Aeron closes a session when nothing has
+ * reached the new leader within {@code messageTimeoutNs}).
  *
  * <p><b>Deadline.</b> A command with no answer {@code commandTimeout} (30 s by default) after
  * {@link #trySend} accepted it is reported to the {@link ReplyListener} as
@@ -130,6 +132,7 @@ public final class ClusterCommandClient implements AutoCloseable {
                 resendUnanswered();
                 lastProgressNs = System.nanoTime();
             }
+            newLeaderUnconfirmed = confirmsNewLeader;
         }
     };
     /**
@@ -137,6 +140,17 @@ public final class ClusterCommandClient implements AutoCloseable {
      * timer, to show that the failover test catches it.
      */
     boolean resendsOnNewLeader = true;
+    /**
+     * False only in the test that seeds the bug of a client that sends nothing to a new leader
+     * while it has nothing to send, to show that the test catches it.
+     */
+    boolean confirmsNewLeader = true;
+    /**
+     * Set by a new-leader event, cleared once something reached the new leader: Aeron's session
+     * waits for a first message to the new leader and closes itself if none comes within
+     * messageTimeoutNs.
+     */
+    private boolean newLeaderUnconfirmed;
     private AeronCluster cluster;
     private State state = State.OPEN;
     /** Why the client stopped (SUPERSEDED, REFUSED), for the exception trySend and poll throw. */
@@ -361,7 +375,22 @@ public final class ClusterCommandClient implements AutoCloseable {
             resendUnanswered();
             lastProgressNs = now;
         }
-        return work + offerPending();
+        final int offered = offerPending();
+        if (newLeaderUnconfirmed && (offered > 0 || (offeredUpTo + 1 >= nextId && keepAlive()))) {
+            // a command, or with none to send a keep-alive, reached the new leader: the session
+            // stays open (an idle client would otherwise lose it, and connect again, after the timeout)
+            newLeaderUnconfirmed = false;
+        }
+        return work + offered;
+    }
+
+    /** @return true if a keep-alive went out to the leader the session knows */
+    private boolean keepAlive() {
+        try {
+            return cluster != null && cluster.sendKeepAlive();
+        } catch (final AeronException e) {
+            return false;  // the session is going; poll() reconnects
+        }
     }
 
     /**
@@ -396,6 +425,7 @@ public final class ClusterCommandClient implements AutoCloseable {
         }
         cluster = connected;
         reconnects++;
+        newLeaderUnconfirmed = false;  // a new session, connected to the leader that welcomed it
         if (oldest == nextId && welcomeHighestApplied >= nextId) {
             // nothing in flight: catch up with what the cluster applied for this id (another process's commands)
             nextId = welcomeHighestApplied + 1;

@@ -105,6 +105,45 @@ class FailoverTest {
                 caught.getMessage());
     }
 
+    @Test
+    void anIdleClientKeepsItsSessionThroughAFailover() throws Exception {
+        assertEquals(0, idleThroughAKill(28150, true), "reconnects");
+    }
+
+    @Test
+    void theIdleCheckCatchesAClientThatSendsNothingToTheNewLeader() throws Exception {
+        // the seeded bug: nothing reaches the new leader, and Aeron closes the session at its timeout
+        assertEquals(1, idleThroughAKill(28150, false), "reconnects");
+    }
+
+    /**
+     * A client with nothing to send when its leader is killed: it hears of the new leader, polls
+     * on for twice its message timeout (2 s), then sends again; returns how many times it had to
+     * connect again meanwhile.
+     */
+    private long idleThroughAKill(final int basePort, final boolean confirmsNewLeader) throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(dir.resolve("idle-" + confirmsNewLeader), basePort, 3,
+                "plain", "fast");
+             ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
+            cluster.startAll();
+            final Replies replies = new Replies();
+            try (ClusterCommandClient client = cluster.connect(driver, replies, LIMIT,
+                    context -> context.messageTimeoutNs(TimeUnit.SECONDS.toNanos(2)))) {
+                client.confirmsNewLeader = confirmsNewLeader;
+                SingleMember.sendAll(client, SingleMember.range(1, 20));
+                final int leader = client.leaderMemberId();
+                cluster.kill(leader);
+                Await.until("the new leader's event", LIMIT, client::poll,
+                        () -> client.leaderMemberId() >= 0 && client.leaderMemberId() != leader);
+                final long idleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+                Await.until("twice the message timeout", LIMIT, client::poll, () -> System.nanoTime() - idleUntil > 0);
+                SingleMember.sendAll(client, SingleMember.range(21, 20));
+                assertEquals(40, replies.status.size(), "every command answered");
+                return client.reconnects();
+            }
+        }
+    }
+
     /**
      * Sends 400 commands, one a millisecond, to fast-failover members, with the client's re-send
      * timer a minute away; kills the leader after 150 answers; expects every command answered
