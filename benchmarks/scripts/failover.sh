@@ -109,7 +109,7 @@ for config in $configs; do
         echo "# $burners busy-loop processes load the machine: ${pids[*]}" | tee -a "$out"
     fi
     java -Xmx1g --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$cp" dev.slipstream.cluster.FailoverBench \
-        --mode "$mode" --config "$config" "${passed[@]}" 2>&1 | tee -a "$out" || {
+        --mode "$mode" --config "$config" ${passed[@]+"${passed[@]}"} 2>&1 | tee -a "$out" || {
         failed=1; echo "# $config FAILED" | tee -a "$out"; }
     stop_burners
 done
