@@ -236,10 +236,11 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     }
 
     /**
-     * A config whose members fail over in well under a second on one network: the leader
-     * heartbeat timeout 500 ms, the heartbeat interval 50 ms, the election
-     * timeout 100 ms and the election status interval 20 ms ({@link #withFastFailover()}), the
-     * session timeout and the timers Aeron's defaults.
+     * A config for failover in under a second: the followers take the leader for dead after
+     * 500 ms without a word from it and elect the next in a few hundred milliseconds more (the
+     * leader heartbeat timeout 500 ms, the heartbeat interval 50 ms, the election timeout 100 ms
+     * and the election status interval 20 ms: {@link #withFastFailover()}); the session timeout
+     * and the timers are Aeron's defaults.
      *
      * <pre>{@code
      * MemberConfig config = MemberConfig.fastFailover(0,
