@@ -51,7 +51,9 @@
 # configuration (printed at the start).
 #
 # Options: --kills N (20), --rate N, --minutes M, --burners N, --gap-ms G, --base-port P (28400),
-#   --verbose true (every surviving member's election states, in ms after each kill).
+#   --verbose true (every surviving member's election states, in ms after each kill),
+#   --dir D (where the members' directories go, default $TMPDIR/failover-bench; each run's is
+#   deleted at its end; 10 minutes at 10,000 commands/s records about 2 GB of log there).
 # env SKIP_BUILD=1  use the cluster module's test classes as they are (built with
 #                   mvn -B -o -q -pl cluster test-compile); otherwise the script builds them
 # env OUT           where the lines go (default a temporary file, named at the start)
@@ -63,7 +65,7 @@ mode=${1:-}
 case $mode in
     kills|false-elections) shift ;;
     *) echo "usage: $0 kills|false-elections [--configs \"default fast\"] [--kills N] [--minutes M] [--rate N]"\
-        "[--burners N] [--gap-ms G] [--base-port P] [--verbose true]; see the top of this script" >&2; exit 2 ;;
+        "[--burners N] [--gap-ms G] [--base-port P] [--verbose true] [--dir D]; see the top of this script" >&2; exit 2 ;;
 esac
 if [[ $mode == kills ]]; then configs="default fast"; else configs="fast"; fi
 burners=$(nproc)
@@ -72,7 +74,7 @@ while (($#)); do
     case $1 in
         --configs) configs=$2; shift 2 ;;
         --burners) burners=$2; shift 2 ;;
-        --kills|--rate|--minutes|--gap-ms|--base-port|--verbose) passed+=("$1" "$2"); shift 2 ;;
+        --kills|--rate|--minutes|--gap-ms|--base-port|--verbose|--dir) passed+=("$1" "$2"); shift 2 ;;
         *) echo "unknown option $1 (see the top of $0)" >&2; exit 2 ;;
     esac
 done
