@@ -52,7 +52,7 @@
 #
 # Options: --kills N (20), --rate N, --minutes M, --burners N, --gap-ms G, --base-port P (28400),
 #   --verbose true (every surviving member's election states, in ms after each kill),
-#   --dir D (where the members' directories go, default $TMPDIR/failover-bench; each run's is
+#   --dir D (where the members' directories go, default /tmp/failover-bench; each run's is
 #   deleted at its end; 10 minutes at 10,000 commands/s records about 2 GB of log there).
 # env SKIP_BUILD=1  use the cluster module's test classes as they are (built with
 #                   mvn -B -o -q -pl cluster test-compile); otherwise the script builds them
