@@ -31,13 +31,20 @@ import org.agrona.concurrent.UnsafeBuffer;
  * hello (the credentials may not use that client id), or if the service accepts shorter commands
  * than the context's {@code maxCommandLength}, so that no command is sent the cluster cannot carry.
  *
- * <p><b>Failover.</b> After a leader change the client re-sends, in order, every command not yet
- * answered; if its session is lost it connects again on a later {@link #poll()} (a new session
- * and a new hello, the same client id and numbering; while no leader answers, each poll tries
- * once more) and re-sends them. If no answer arrives for {@code resendAfterNs} (2 s by default)
- * while commands are unanswered, it re-sends them too. The service applies a command at most
- * once, so a command the old leader committed is answered {@link CommandWireFormat#STATUS_DUPLICATE}
- * instead of being applied twice.
+ * <p><b>Failover.</b> When the new leader tells the client's session that it leads (Aeron's
+ * new-leader event, taken in by {@link #poll()}), the client re-sends to it, in order and at
+ * once, every command not yet answered; if its session is lost it connects again on a later
+ * {@link #poll()} (a new session and a new hello, the same client id and numbering; while no
+ * leader answers, each poll tries once more) and re-sends them. Besides, if no answer arrives
+ * for {@code resendAfterNs} while commands are unanswered, it re-sends them to the leader it
+ * knows: a safety net, set longer than a failover takes
+ * ({@link Context#resendAfterFailoverOf(MemberConfig)}), so that it does not send bursts of
+ * re-sends to a leader that is dead while the members elect the next; the wait starts again at
+ * each new-leader event. The service applies a command at most once, so a command the old
+ * leader committed is answered {@link CommandWireFormat#STATUS_DUPLICATE} instead of being
+ * applied twice. A client with nothing to re-send or send when the event arrives sends the new
+ * leader a keep-alive, so that its session stays open (Aeron closes a session when nothing has
+ * reached the new leader within {@code messageTimeoutNs}).
  *
  * <p><b>Deadline.</b> A command with no answer {@code commandTimeout} (30 s by default) after
  * {@link #trySend} accepted it is reported to the {@link ReplyListener} as
@@ -119,9 +126,31 @@ public final class ClusterCommandClient implements AutoCloseable {
         public void onNewLeader(final long clusterSessionId, final long leadershipTermId, final int leaderMemberId,
                 final String ingressEndpoints) {
             // the old leader may have lost what it had not committed: re-send everything unanswered
-            resendUnanswered();
+            // to the new one now (the poll that took this event in offers them), not when the
+            // timer, which counted from the old leader's last answer, would have
+            if (resendsOnNewLeader) {
+                resendUnanswered();
+                lastProgressNs = System.nanoTime();
+            }
+            newLeaderUnconfirmed = confirmsNewLeader;
         }
     };
+    /**
+     * False only in the test that seeds the bug of a client that leaves its re-sends to the
+     * timer, to show that the failover test catches it.
+     */
+    boolean resendsOnNewLeader = true;
+    /**
+     * False only in the test that seeds the bug of a client that sends nothing to a new leader
+     * while it has nothing to send, to show that the test catches it.
+     */
+    boolean confirmsNewLeader = true;
+    /**
+     * Set by a new-leader event, cleared once something reached the new leader: Aeron's session
+     * waits for a first message to the new leader and closes itself if none comes within
+     * messageTimeoutNs.
+     */
+    private boolean newLeaderUnconfirmed;
     private AeronCluster cluster;
     private State state = State.OPEN;
     /** Why the client stopped (SUPERSEDED, REFUSED), for the exception trySend and poll throw. */
@@ -346,7 +375,22 @@ public final class ClusterCommandClient implements AutoCloseable {
             resendUnanswered();
             lastProgressNs = now;
         }
-        return work + offerPending();
+        final int offered = offerPending();
+        if (newLeaderUnconfirmed && (offered > 0 || (offeredUpTo + 1 >= nextId && keepAlive()))) {
+            // a command, or with none to send a keep-alive, reached the new leader: the session
+            // stays open (an idle client would otherwise lose it, and connect again, after the timeout)
+            newLeaderUnconfirmed = false;
+        }
+        return work + offered;
+    }
+
+    /** @return true if a keep-alive went out to the leader the session knows */
+    private boolean keepAlive() {
+        try {
+            return cluster != null && cluster.sendKeepAlive();
+        } catch (final AeronException e) {
+            return false;  // the session is going; poll() reconnects
+        }
     }
 
     /**
@@ -381,6 +425,7 @@ public final class ClusterCommandClient implements AutoCloseable {
         }
         cluster = connected;
         reconnects++;
+        newLeaderUnconfirmed = false;  // a new session, connected to the leader that welcomed it
         if (oldest == nextId && welcomeHighestApplied >= nextId) {
             // nothing in flight: catch up with what the cluster applied for this id (another process's commands)
             nextId = welcomeHighestApplied + 1;
@@ -601,6 +646,8 @@ public final class ClusterCommandClient implements AutoCloseable {
      * }</pre>
      */
     public static final class Context {
+        /** What {@link #resendAfterFailoverOf(MemberConfig)} adds for the part of a failover the settings do not set. */
+        public static final long FAILOVER_MARGIN_MS = 500;
         private String aeronDirectoryName;
         private String ingressEndpoints;
         private String egressHost = "localhost";
@@ -610,7 +657,8 @@ public final class ClusterCommandClient implements AutoCloseable {
         private int maxInFlight = 1024;
         private int maxCommandLength = 1024;
         private long messageTimeoutNs = 10_000_000_000L;
-        private long resendAfterNs = 2_000_000_000L;
+        private long resendAfterNs = resendAfterFailover(MemberConfig.DEFAULT_LEADER_HEARTBEAT_TIMEOUT,
+                MemberConfig.DEFAULT_ELECTION_TIMEOUT);
         private long commandTimeoutNs = 30_000_000_000L;
 
         /**
@@ -691,13 +739,79 @@ public final class ClusterCommandClient implements AutoCloseable {
 
         /**
          * @param nanos how long the client waits without any answer before it re-sends every
-         *        unanswered command (default 2 s); the service answers a command it applied
-         *        already with {@link CommandWireFormat#STATUS_DUPLICATE}
+         *        unanswered command to the leader it knows (default 12.5 s, what
+         *        {@link #resendAfterFailoverOf(Duration, Duration)} gives for Aeron's default member
+         *        settings); the service answers a command it applied already with
+         *        {@link CommandWireFormat#STATUS_DUPLICATE}. Shorter than a failover, it re-sends to
+         *        a dead leader; shorter than the pipeline's slowest answer, it re-sends a command
+         *        still in the pipeline, which is then answered {@code STATUS_DUPLICATE} without its
+         *        reply's payload
          * @return this
          */
         public Context resendAfterNs(final long nanos) {
             this.resendAfterNs = nanos;
             return this;
+        }
+
+        /**
+         * Sets {@code resendAfterNs} to the longest a failover of these members should take from
+         * the leader's last answer to the new leader's event: the leader heartbeat timeout (the
+         * followers' wait), plus two election timeouts (a nomination waits under half of one, a
+         * ballot one), plus {@value #FAILOVER_MARGIN_MS} ms for the rest, which does not shrink with
+         * the settings: the new leader's log reaching the followers (the media driver repeats a
+         * connection's setup every 100 ms), the consensus module's 10 ms tick, a scheduler that
+         * runs a member late. Every failover that goes as planned then reaches the client as a
+         * new-leader event, and the client re-sends on that; the timer re-sends only when something
+         * else went wrong. With {@link MemberConfig#withFastFailover()}: 500 ms + 2 x 100 ms + 500 ms
+         * = 1.2 s; with Aeron's defaults: 10 s + 2 x 1 s + 500 ms = 12.5 s.
+         *
+         * <pre>{@code
+         * MemberConfig members = MemberConfig.fastFailover(0, memberList, dir);   // as the members run
+         * new ClusterCommandClient.Context().resendAfterFailoverOf(members);    // re-send after 1.2 s
+         * }</pre>
+         *
+         * @param members the members' settings (any member's: they are the same on every member)
+         * @return this
+         */
+        public Context resendAfterFailoverOf(final MemberConfig members) {
+            Objects.requireNonNull(members, "members must not be null");
+            return resendAfterFailoverOf(members.leaderHeartbeatTimeout(), members.electionTimeout());
+        }
+
+        /**
+         * As {@link #resendAfterFailoverOf(MemberConfig)}, from the two settings, for a client
+         * that has no {@link MemberConfig} (its members' configuration files name them
+         * {@code leader.heartbeat.timeout} and {@code election.timeout}).
+         *
+         * @param leaderHeartbeatTimeout the members' leader heartbeat timeout, positive
+         * @param electionTimeout the members' election timeout, positive
+         * @return this
+         * @throws IllegalArgumentException if a timeout is not positive
+         */
+        public Context resendAfterFailoverOf(final Duration leaderHeartbeatTimeout, final Duration electionTimeout) {
+            this.resendAfterNs = resendAfterFailover(leaderHeartbeatTimeout, electionTimeout);
+            return this;
+        }
+
+        private static long resendAfterFailover(final Duration leaderHeartbeatTimeout,
+                final Duration electionTimeout) {
+            Objects.requireNonNull(leaderHeartbeatTimeout, "leaderHeartbeatTimeout must not be null");
+            Objects.requireNonNull(electionTimeout, "electionTimeout must not be null");
+            if (leaderHeartbeatTimeout.isNegative() || leaderHeartbeatTimeout.isZero()) {
+                throw new IllegalArgumentException("leaderHeartbeatTimeout must be positive (the members'), was "
+                        + leaderHeartbeatTimeout);
+            }
+            if (electionTimeout.isNegative() || electionTimeout.isZero()) {
+                throw new IllegalArgumentException("electionTimeout must be positive (the members'), was "
+                        + electionTimeout);
+            }
+            return leaderHeartbeatTimeout.plus(electionTimeout.multipliedBy(2))
+                    .plusMillis(FAILOVER_MARGIN_MS).toNanos();
+        }
+
+        /** @return how long the client waits without any answer before it re-sends (nanoseconds) */
+        public long resendAfterNs() {
+            return resendAfterNs;
         }
 
         /**

@@ -254,6 +254,10 @@ public final class ClusterMember implements AutoCloseable {
                     .archiveContext(archiveClient.clone())
                     .idleStrategySupplier(idle)
                     .leaderHeartbeatTimeoutNs(config.leaderHeartbeatTimeout().toNanos())
+                    .leaderHeartbeatIntervalNs(config.leaderHeartbeatInterval().toNanos())
+                    .electionTimeoutNs(config.electionTimeout().toNanos())
+                    .electionStatusIntervalNs(config.electionStatusInterval().toNanos())
+                    .startupCanvassTimeoutNs(config.startupCanvassTimeout().toNanos())
                     .sessionTimeoutNs(config.sessionTimeout().toNanos())
                     .wheelTickResolutionNs(config.timerWheelTick().toNanos())
                     .errorHandler(errors);
@@ -428,14 +432,15 @@ public final class ClusterMember implements AutoCloseable {
         final boolean running = !closed && failure == null && readings.allAllocated();
         if (!(service instanceof PipelineClusteredService<?> pipeline)) {
             return new MemberStatus(config.memberId(), running, Optional.ofNullable(failure), readings.role(), -1, -1,
-                    readings.commitPosition(), readings.snapshotCount(), -1, -1, -1, -1, -1, -1);
+                    readings.commitPosition(), readings.snapshotCount(), -1, -1, -1, -1, -1, -1,
+                    readings.electionCount());
         }
         final ReplyOutbox outbox = pipeline.outbox();
         return new MemberStatus(config.memberId(), running, Optional.ofNullable(failure), readings.role(),
                 pipeline.leaderMemberId(), pipeline.leadershipTermId(), readings.commitPosition(),
                 readings.snapshotCount(), pipeline.lastSnapshotNanos(), pipeline.clientsRemembered(),
                 pipeline.sessionsBound(), pipeline.outboxBacklog(), outbox == null ? 0 : outbox.rejectedCommands(),
-                outbox == null ? 0 : outbox.undeliverable());
+                outbox == null ? 0 : outbox.undeliverable(), readings.electionCount());
     }
 
     /**

@@ -43,7 +43,9 @@ final class CncCounters implements MemberCounters {
     private static final int SNAPSHOTS = 1;
     private static final int TOGGLE = 2;
     private static final int COMMIT_POSITION = 3;
-    private static final String[] NAMES = {"node role", "snapshot", "control toggle", "commit position"};
+    private static final int ELECTIONS = 4;
+    private static final String[] NAMES = {"node role", "snapshot", "control toggle", "commit position",
+        "election count"};
 
     private final int memberId;
     private final Supplier<Throwable> failure;
@@ -89,7 +91,7 @@ final class CncCounters implements MemberCounters {
                     CncFileDescriptor.createCountersValuesBuffer(mapping, metaData));
             final Counter[] counters = {
                 context.clusterNodeRoleCounter(), context.snapshotCounter(), context.controlToggleCounter(),
-                context.commitPositionCounter(),
+                context.commitPositionCounter(), context.electionCounter(),
             };
             final int[] ids = new int[counters.length];
             final long[] registrationIds = new long[counters.length];
@@ -131,7 +133,7 @@ final class CncCounters implements MemberCounters {
             }
             final long role = readOrMissing(ROLE);
             return new Readings(role < 0 ? null : Cluster.Role.get(role), readOrMissing(SNAPSHOTS),
-                    readOrMissing(COMMIT_POSITION), allAllocated());
+                    readOrMissing(COMMIT_POSITION), readOrMissing(ELECTIONS), allAllocated());
         } finally {
             read.unlock();
         }

@@ -27,8 +27,20 @@ import java.util.Set;
  *   <tr><td>{@code members}</td><td>required</td><td>every member's {@code host:basePort}, comma-separated,
  *       member 0 first; the same list in every member's file</td></tr>
  *   <tr><td>{@code base.dir}</td><td>required</td><td>this member's directory</td></tr>
- *   <tr><td>{@code leader.heartbeat.timeout}</td><td>{@code 10s}</td><td>how long followers wait for the
- *       leader before an election</td></tr>
+ *   <tr><td>{@code failover}</td><td>{@code default}</td><td>where the five keys below start from:
+ *       {@code default} (Aeron's defaults) or {@code fast} ({@link MemberConfig#withFastFailover()}:
+ *       500ms, 50ms, 100ms, 20ms); each key given replaces its value</td></tr>
+ *   <tr><td>{@code leader.heartbeat.timeout}</td><td>{@code 10s} ({@code 500ms} fast)</td><td>how long
+ *       followers wait for the leader before an election</td></tr>
+ *   <tr><td>{@code leader.heartbeat.interval}</td><td>{@code 200ms} ({@code 50ms} fast)</td><td>how often
+ *       the leader speaks when it has nothing else to send; at most half the heartbeat timeout and half
+ *       the election timeout</td></tr>
+ *   <tr><td>{@code election.timeout}</td><td>{@code 1s} ({@code 100ms} fast)</td><td>how long a candidate
+ *       waits for votes</td></tr>
+ *   <tr><td>{@code election.status.interval}</td><td>{@code 100ms} ({@code 20ms} fast)</td><td>how often a
+ *       member in an election repeats its log position; at most half the election timeout</td></tr>
+ *   <tr><td>{@code startup.canvass.timeout}</td><td>{@code 60s}</td><td>how long a member that has just
+ *       started waits to hear from every member before a majority may elect a leader</td></tr>
  *   <tr><td>{@code session.timeout}</td><td>{@code 10s}</td><td>how long a silent client session lives</td></tr>
  *   <tr><td>{@code timer.service}</td><td>{@code wheel}</td><td>{@code wheel} or {@code heap}
  *       ({@link MemberConfig.TimerService})</td></tr>
@@ -74,6 +86,11 @@ public final class LauncherConfig {
     private static final String MEMBERS = "members";
     private static final String BASE_DIR = "base.dir";
     private static final String LEADER_HEARTBEAT_TIMEOUT = "leader.heartbeat.timeout";
+    private static final String FAILOVER = "failover";
+    private static final String LEADER_HEARTBEAT_INTERVAL = "leader.heartbeat.interval";
+    private static final String ELECTION_TIMEOUT = "election.timeout";
+    private static final String ELECTION_STATUS_INTERVAL = "election.status.interval";
+    private static final String STARTUP_CANVASS_TIMEOUT = "startup.canvass.timeout";
     private static final String SESSION_TIMEOUT = "session.timeout";
     private static final String TIMER_SERVICE = "timer.service";
     private static final String TIMER_WHEEL_TICK = "timer.wheel.tick";
@@ -82,8 +99,14 @@ public final class LauncherConfig {
     private static final String CLIENT_SECRETS_FILE = "client.secrets.file";
     private static final String SERVICE_FACTORY = "service.factory";
     private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(MEMBER_ID,
-            MEMBERS, BASE_DIR, LEADER_HEARTBEAT_TIMEOUT, SESSION_TIMEOUT, TIMER_SERVICE, TIMER_WHEEL_TICK,
+            MEMBERS, BASE_DIR, FAILOVER, LEADER_HEARTBEAT_TIMEOUT, LEADER_HEARTBEAT_INTERVAL, ELECTION_TIMEOUT,
+            ELECTION_STATUS_INTERVAL, STARTUP_CANVASS_TIMEOUT, SESSION_TIMEOUT, TIMER_SERVICE, TIMER_WHEEL_TICK,
             AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY)));
+    /** MemberConfig's names for the settings in its messages, and the keys that set them. */
+    private static final Map<String, String> KEY_OF_SETTING = Map.of("leaderHeartbeatTimeout",
+            LEADER_HEARTBEAT_TIMEOUT, "leaderHeartbeatInterval", LEADER_HEARTBEAT_INTERVAL, "electionTimeout",
+            ELECTION_TIMEOUT, "electionStatusInterval", ELECTION_STATUS_INTERVAL, "startupCanvassTimeout",
+            STARTUP_CANVASS_TIMEOUT, "sessionTimeout", SESSION_TIMEOUT, "timerWheelTick", TIMER_WHEEL_TICK);
 
     /**
      * How a member admits client sessions: the {@code authentication} key.
@@ -156,8 +179,16 @@ public final class LauncherConfig {
         final List<String> members = members(config);
         final int memberId = memberId(config, members.size());
         final Path baseDir = baseDir(config);
+        final boolean fast = failover(config);
         final Duration heartbeat = config.duration(LEADER_HEARTBEAT_TIMEOUT,
-                MemberConfig.DEFAULT_LEADER_HEARTBEAT_TIMEOUT);
+                fast ? MemberConfig.FAST_LEADER_HEARTBEAT_TIMEOUT : MemberConfig.DEFAULT_LEADER_HEARTBEAT_TIMEOUT);
+        final Duration heartbeatInterval = config.duration(LEADER_HEARTBEAT_INTERVAL,
+                fast ? MemberConfig.FAST_LEADER_HEARTBEAT_INTERVAL : MemberConfig.DEFAULT_LEADER_HEARTBEAT_INTERVAL);
+        final Duration election = config.duration(ELECTION_TIMEOUT,
+                fast ? MemberConfig.FAST_ELECTION_TIMEOUT : MemberConfig.DEFAULT_ELECTION_TIMEOUT);
+        final Duration statusInterval = config.duration(ELECTION_STATUS_INTERVAL,
+                fast ? MemberConfig.FAST_ELECTION_STATUS_INTERVAL : MemberConfig.DEFAULT_ELECTION_STATUS_INTERVAL);
+        final Duration canvass = config.duration(STARTUP_CANVASS_TIMEOUT, MemberConfig.DEFAULT_STARTUP_CANVASS_TIMEOUT);
         final Duration session = config.duration(SESSION_TIMEOUT, MemberConfig.DEFAULT_SESSION_TIMEOUT);
         final MemberConfig.TimerService timers = timerService(config);
         if (timers == MemberConfig.TimerService.PRIORITY_HEAP && config.has(TIMER_WHEEL_TICK)) {
@@ -168,9 +199,11 @@ public final class LauncherConfig {
         final Duration tick = config.duration(TIMER_WHEEL_TICK, MemberConfig.DEFAULT_TIMER_WHEEL_TICK);
         final MemberConfig memberConfig;
         try {
-            memberConfig = new MemberConfig(memberId, members, baseDir, heartbeat, session, timers, tick);
+            memberConfig = new MemberConfig(memberId, members, baseDir, heartbeat, session, timers, tick,
+                    heartbeatInterval, election, statusInterval, canvass);
         } catch (final IllegalArgumentException e) {
-            throw config.fail(e.getMessage());
+            throw config.fail(inKeys(e.getMessage()) + (fast ? " (" + FAILOVER + "=fast gives the keys left out"
+                    + " the fast values)" : ""));
         }
         final Authentication authentication = authentication(config);
         final AuthenticatorSupplier authenticator = authenticator(config, authentication);
@@ -235,6 +268,28 @@ public final class LauncherConfig {
                     + " is a file");
         }
         return dir;
+    }
+
+    /** @return true for {@code failover=fast}, false for {@code default} or no key */
+    private static boolean failover(final ConfigFile config) {
+        final String value = config.optional(FAILOVER).orElse("default");
+        return switch (value) {
+            case "default" -> false;
+            case "fast" -> true;
+            default -> throw config.invalid(FAILOVER, value, "default (Aeron's election settings) or fast (a 500ms"
+                    + " heartbeat timeout, 50ms heartbeat interval, 100ms election timeout, 20ms election status"
+                    + " interval)");
+        };
+    }
+
+    /** MemberConfig's message about its settings, in the configuration file's keys. */
+    private static String inKeys(final String message) {
+        String out = message;
+        for (final Map.Entry<String, String> setting : KEY_OF_SETTING.entrySet()) {
+            // whole words only: leaderHeartbeatTimeout is not a part of leaderHeartbeatTimeouts
+            out = out.replaceAll("\\b" + setting.getKey() + "\\b", setting.getValue());
+        }
+        return out;
     }
 
     private static MemberConfig.TimerService timerService(final ConfigFile config) {

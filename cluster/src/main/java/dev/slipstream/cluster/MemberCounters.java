@@ -4,7 +4,7 @@ import io.aeron.cluster.service.Cluster;
 
 /**
  * The consensus module's counters a {@link ClusterMember} reads and writes: its role, its
- * snapshot count, its commit position and its control toggle. {@link CncCounters} is the one members use; the
+ * snapshot count, its commit position, its election count and its control toggle. {@link CncCounters} is the one members use; the
  * interface exists so that a test can put the old way of reading in its place and show that the
  * crash test catches it.
  *
@@ -37,7 +37,7 @@ interface MemberCounters extends AutoCloseable {
      */
     default Readings readings() {
         // the seeded old way of reading has nothing better than its plain reads
-        return new Readings(role("status()"), snapshotCount(), -1, isRunning());
+        return new Readings(role("status()"), snapshotCount(), -1, -1, isRunning());
     }
 
     /**
@@ -46,9 +46,12 @@ interface MemberCounters extends AutoCloseable {
      * @param role the member's role, or null if the counter is no longer the consensus module's
      * @param snapshotCount snapshots taken since the member started, or -1 if no longer readable
      * @param commitPosition the log position the cluster has committed, or -1 if no longer readable
+     * @param electionCount elections this member has taken part in since it started, or -1 if no
+     *        longer readable
      * @param allAllocated true if every counter was still the consensus module's
      */
-    record Readings(Cluster.Role role, long snapshotCount, long commitPosition, boolean allAllocated) {
+    record Readings(Cluster.Role role, long snapshotCount, long commitPosition, long electionCount,
+            boolean allAllocated) {
     }
 
     /**

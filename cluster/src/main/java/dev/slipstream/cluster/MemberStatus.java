@@ -16,7 +16,7 @@ import java.util.Optional;
  * MemberStatus status = member.status();
  * System.out.println(status);
  * // member 0: LEADER, running; leader 0, term 0, commit position 3296; 1 snapshot (last 4.2 ms);
- * // 1 client, 1 session; outbox backlog 0; 1 command rejected, 0 replies undeliverable
+ * // 1 election; 1 client, 1 session; outbox backlog 0; 1 command rejected, 0 replies undeliverable
  * }</pre>
  *
  * @param memberId the member's id
@@ -37,13 +37,46 @@ import java.util.Optional;
  * @param rejectedCommands commands answered {@link CommandWireFormat#STATUS_REJECTED} on this
  *        member, as {@link ReplyOutbox#rejectedCommands()}, or -1
  * @param undeliverableReplies replies whose session was gone, as {@link ReplyOutbox#undeliverable()}, or -1
+ * @param electionCount elections this member has taken part in since it started (the consensus
+ *        module's election counter, type id {@code AeronCounters.CLUSTER_ELECTION_COUNT_TYPE_ID}):
+ *        1 after the first, one more for each leader change; or -1. On a cluster whose leader
+ *        is not stopped or killed, a rise means the members took a live leader for dead (see
+ *        {@link MemberConfig#withFastFailover()})
  */
 public record MemberStatus(int memberId, boolean running, Optional<Throwable> failure, Cluster.Role role,
         int leaderMemberId, long leadershipTermId, long commitPosition, long snapshotCount, long lastSnapshotNanos,
         int clientsRemembered, int sessionsBound, int outboxBacklog, long rejectedCommands,
-        long undeliverableReplies) {
+        long undeliverableReplies, long electionCount) {
     /** The number {@link #roleCode()} gives when the role is not known. */
     public static final int ROLE_UNKNOWN = -1;
+
+    /**
+     * A status without the election count (it reads -1), as before the count was kept.
+     *
+     * @param memberId the member's id
+     * @param running true while the member runs
+     * @param failure the first error that stopped the member
+     * @param role the member's role, or null
+     * @param leaderMemberId the latest term's leader, or -1
+     * @param leadershipTermId that term's id, or -1
+     * @param commitPosition the committed log position, or -1
+     * @param snapshotCount snapshots taken since start, or -1
+     * @param lastSnapshotNanos the latest snapshot's duration, or -1
+     * @param clientsRemembered clients the at-most-once table remembers, or -1
+     * @param sessionsBound sessions bound to a client id, or -1
+     * @param outboxBacklog replies not yet offered, or -1
+     * @param rejectedCommands commands answered rejected, or -1
+     * @param undeliverableReplies replies whose session was gone, or -1
+     */
+    public MemberStatus(final int memberId, final boolean running, final Optional<Throwable> failure,
+            final Cluster.Role role, final int leaderMemberId, final long leadershipTermId, final long commitPosition,
+            final long snapshotCount, final long lastSnapshotNanos, final int clientsRemembered,
+            final int sessionsBound, final int outboxBacklog, final long rejectedCommands,
+            final long undeliverableReplies) {
+        this(memberId, running, failure, role, leaderMemberId, leadershipTermId, commitPosition, snapshotCount,
+                lastSnapshotNanos, clientsRemembered, sessionsBound, outboxBacklog, rejectedCommands,
+                undeliverableReplies, -1);
+    }
 
     /**
      * @return the role as a number: Aeron's codes, {@code 0} follower, {@code 1} candidate,
@@ -53,7 +86,7 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
         return role == null ? ROLE_UNKNOWN : role.code();
     }
 
-    /** @return one line for a log: the role and state, the log, snapshots, clients and replies */
+    /** @return one line for a log: the role and state, the log, snapshots, elections, clients and replies */
     @Override
     public String toString() {
         final StringBuilder line = new StringBuilder(200).append("member ").append(memberId).append(": ")
@@ -70,6 +103,7 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
             line.append(" (last ").append(String.format(Locale.ROOT, "%.1f", lastSnapshotNanos / 1e6))
                     .append(" ms)");
         }
+        line.append("; ").append(count(electionCount, "election", "elections"));
         return line.append("; ").append(count(clientsRemembered, "client", "clients")).append(", ")
                 .append(count(sessionsBound, "session", "sessions")).append("; outbox backlog ")
                 .append(outboxBacklog).append("; ").append(count(rejectedCommands, "command", "commands"))

@@ -207,6 +207,52 @@ class LauncherConfigTest {
     }
 
     @Test
+    void theElectionKeysSetTheMembersElectionTimings() throws IOException {
+        final List<String> lines = with(with(with(with(good(), "leader.heartbeat.interval", "100ms"),
+                "election.timeout", "400ms"), "election.status.interval", "50ms"), "startup.canvass.timeout", "20s");
+        final MemberConfig config = load(lines).memberConfig();
+        assertEquals(Duration.ofSeconds(3), config.leaderHeartbeatTimeout());
+        assertEquals(Duration.ofMillis(100), config.leaderHeartbeatInterval());
+        assertEquals(Duration.ofMillis(400), config.electionTimeout());
+        assertEquals(Duration.ofMillis(50), config.electionStatusInterval());
+        assertEquals(Duration.ofSeconds(20), config.startupCanvassTimeout());
+    }
+
+    @Test
+    void failoverFastStartsFromThePresetAndAKeyGivenReplacesItsValue() throws IOException {
+        final List<String> fast = with(with(good(), "leader.heartbeat.timeout", null), "failover", "fast");
+        final MemberConfig preset = load(fast).memberConfig();
+        assertEquals(MemberConfig.of(1, List.of("localhost:20100", "localhost:20110", "localhost:20120"),
+                dir.resolve("member-1")).withTimeouts(Duration.ofSeconds(3), Duration.ofMillis(500))
+                .withTimerWheelTick(Duration.ofMillis(4)).withFastFailover(), preset);
+        final MemberConfig replaced = load(with(fast, "election.timeout", "300ms")).memberConfig();
+        assertEquals(Duration.ofMillis(300), replaced.electionTimeout());
+        assertEquals(MemberConfig.FAST_LEADER_HEARTBEAT_TIMEOUT, replaced.leaderHeartbeatTimeout());
+        assertEquals(MemberConfig.FAST_ELECTION_STATUS_INTERVAL, replaced.electionStatusInterval());
+        assertEquals(MemberConfig.DEFAULT_ELECTION_TIMEOUT,
+                load(with(good(), "failover", "default")).memberConfig().electionTimeout());
+    }
+
+    @Test
+    void badElectionTimingsAreRefusedInTheFilesKeys() throws IOException {
+        refused("failover", "quick", "default (Aeron's election settings) or fast");
+        refused("election.timeout", "0ms", "a duration above zero");
+        refused("leader.heartbeat.interval", "1.5s", "a whole number with a unit");
+        // each names the keys, never MemberConfig's names for them
+        final String interval = refused(with(good(), "leader.heartbeat.interval", "2s"),
+                "leader.heartbeat.interval (2s) must be at most half of leader.heartbeat.timeout (3s)",
+                "leader.heartbeat.interval of 1500ms or less");
+        assertFalse(interval.contains("leaderHeartbeat"), interval);
+        refused(with(good(), "election.status.interval", "600ms"),
+                "election.status.interval (600ms) must be at most half of election.timeout (1s)");
+        refused(with(good(), "election.timeout", "300ms"),
+                "leader.heartbeat.interval (200ms) must be at most half of election.timeout (300ms)");
+        refused(with(with(with(good(), "leader.heartbeat.timeout", null), "failover", "fast"),
+                "leader.heartbeat.interval", "300ms"), "must be at most half of leader.heartbeat.timeout (500ms)",
+                "failover=fast gives the keys left out the fast values");
+    }
+
+    @Test
     void aBadTimerServiceIsRefused() throws IOException {
         refused("timer.service", "wheels", "wheel (a timer wheel, the default) or heap");
     }

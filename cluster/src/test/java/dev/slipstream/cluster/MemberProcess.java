@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * One cluster member in a process of its own, for the failover tests: runs the test pipeline and
  * answers lines on stdin ({@code digest}, {@code snapshot}, {@code running}, {@code partition}, {@code heal},
  * {@code stop}) on stdout. Its media driver can be cut off the network ({@link Partition}).
- * Arguments: member id, members (comma-separated host:basePort), base directory, leader
- * heartbeat timeout in milliseconds, and a mode: {@code plain}; {@code withhold}, where the reply
+ * Arguments: member id, members (comma-separated host:basePort), base directory, the failure
+ * detection and election settings ({@link #timing}), and a mode: {@code plain}; {@code withhold}, where the reply
  * stage withholds some first answers ({@link TestPipelines#withheld}) so that every leader kill
  * leaves committed commands unanswered; {@code no-dedup}, the same with a seeded bug;
  * {@code timers}, the timer tests' service ({@link TimerPipelines}), whose {@link SeenEvents}
@@ -24,17 +24,54 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code ERROR_BASE + id} on this member only ({@code validating-healed}: the same without the
  * {@code Error}, for the member restarted after it); or, with the seeded bug of halting on exceptions,
  * {@code validating-halt}, or {@code validating-errors-rejected} (an {@code Error} rejected like an
- * exception, so the member it happened on goes on).
+ * exception, so the member it happened on goes on). It answers {@code elections} with its election
+ * count ({@link MemberStatus#electionCount()}). With the system property {@value #TRACE} true, a
+ * thread samples the consensus module's election state every millisecond and prints each change
+ * as {@code TRACE <System.nanoTime()> <state>} (on Linux every process reads one monotonic clock,
+ * so the parent can set these times against its own).
  */
 public final class MemberProcess {
+    /** The system property that turns the election trace on. */
+    static final String TRACE = "slipstream.cluster.trace";
+
     private MemberProcess() {
+    }
+
+    /**
+     * @param base a config with Aeron's defaults
+     * @param timing {@code fast} ({@link MemberConfig#withFastFailover()}), {@code default} (Aeron's
+     *        defaults), a leader heartbeat timeout in milliseconds (Aeron's other defaults), or
+     *        milliseconds by name over Aeron's defaults: {@code hb=500,interval=50,election=100,status=20}
+     * @return the config with those settings and a 60 s session timeout
+     */
+    static MemberConfig timing(final MemberConfig base, final String timing) {
+        final MemberConfig withSession = base.withTimeouts(base.leaderHeartbeatTimeout(), Duration.ofSeconds(60));
+        if (timing.contains("=")) {
+            final java.util.Map<String, Duration> named = new java.util.HashMap<>();
+            for (final String pair : timing.split(",")) {
+                final String[] kv = pair.split("=");
+                named.put(kv[0], Duration.ofMillis(Long.parseLong(kv[1])));
+            }
+            // the intervals first: a short heartbeat timeout is refused beside Aeron's 200 ms interval
+            return withSession.withElectionTimings(
+                    named.getOrDefault("interval", MemberConfig.FAST_LEADER_HEARTBEAT_INTERVAL),
+                    named.getOrDefault("election", MemberConfig.DEFAULT_ELECTION_TIMEOUT),
+                    named.getOrDefault("status", MemberConfig.FAST_ELECTION_STATUS_INTERVAL))
+                    .withTimeouts(named.getOrDefault("hb", MemberConfig.DEFAULT_LEADER_HEARTBEAT_TIMEOUT),
+                            Duration.ofSeconds(60));
+        }
+        return switch (timing) {
+            case "fast" -> withSession.withFastFailover();
+            case "default" -> withSession;
+            default -> withSession.withTimeouts(Duration.ofMillis(Long.parseLong(timing)), Duration.ofSeconds(60));
+        };
     }
 
     public static void main(final String[] args) throws Exception {
         Partition.install();
         final int id = Integer.parseInt(args[0]);
-        final MemberConfig config = new MemberConfig(id, Arrays.asList(args[1].split(",")), Path.of(args[2]),
-                Duration.ofMillis(Long.parseLong(args[3])), Duration.ofSeconds(60));
+        final MemberConfig config = timing(MemberConfig.of(id, Arrays.asList(args[1].split(",")), Path.of(args[2])),
+                args[3]);
         final AtomicReference<Ledger> ledger = new AtomicReference<>();
         final String mode = args.length > 4 ? args[4] : "plain";
         final AtomicReference<SeenEvents> events = new AtomicReference<>();
@@ -58,45 +95,86 @@ public final class MemberProcess {
         }
         try (ClusterMember member = ClusterMember.start(config, service)) {
             self.set(member);
-            System.out.println("READY");
-            System.out.flush();
-            final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-            String line;
-            while ((line = in.readLine()) != null) {
-                switch (line) {
-                    case "digest" -> {
-                        final Ledger current = ledger.get();
-                        System.out.println("DIGEST " + (current == null ? "none" : current.digest()));
-                    }
-                    case "seen" -> {
-                        final SeenEvents current = events.get();
-                        System.out.println("SEEN " + (current == null ? "" : String.join(",", current.seen)));
-                    }
-                    case "snapshot" -> {
-                        final long before = member.snapshotCount();
-                        final boolean placed = member.requestSnapshot();
-                        System.out.println("SNAPSHOT-REQUESTED " + placed + " " + before);
-                    }
-                    case "snapshots" -> System.out.println("SNAPSHOTS " + member.snapshotCount());
-                    case "role" -> System.out.println("ROLE " + member.role());
-                    case "running" -> System.out.println("RUNNING " + member.isRunning()
-                            + member.failure().map(failure -> " " + failure).orElse(""));
-                    case "partition" -> {
-                        Partition.isolate(true);
-                        System.out.println("PARTITIONED");
-                    }
-                    case "heal" -> {
-                        Partition.isolate(false);
-                        System.out.println("HEALED");
-                    }
-                    case "stop" -> {
-                        return;
-                    }
-                    default -> System.out.println("UNKNOWN " + line);
+            final Thread sampler = Boolean.getBoolean(TRACE) ? traceElections(member) : null;
+            try {
+                answer(member, ledger, events);
+            } finally {
+                if (sampler != null) {
+                    // stopped before the member closes: the counter's memory goes with it
+                    sampler.interrupt();
+                    sampler.join();
                 }
-                System.out.flush();
             }
         }
+    }
+
+    /** Answers the parent's questions on stdin until {@code stop} or the end of input. */
+    private static void answer(final ClusterMember member, final AtomicReference<Ledger> ledger,
+            final AtomicReference<SeenEvents> events) throws java.io.IOException {
+        System.out.println("READY");
+        System.out.flush();
+        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+        String line;
+        while ((line = in.readLine()) != null) {
+            switch (line) {
+                case "digest" -> {
+                    final Ledger current = ledger.get();
+                    System.out.println("DIGEST " + (current == null ? "none" : current.digest()));
+                }
+                case "seen" -> {
+                    final SeenEvents current = events.get();
+                    System.out.println("SEEN " + (current == null ? "" : String.join(",", current.seen)));
+                }
+                case "snapshot" -> {
+                    final long before = member.snapshotCount();
+                    final boolean placed = member.requestSnapshot();
+                    System.out.println("SNAPSHOT-REQUESTED " + placed + " " + before);
+                }
+                case "snapshots" -> System.out.println("SNAPSHOTS " + member.snapshotCount());
+                case "role" -> System.out.println("ROLE " + member.role());
+                case "elections" -> System.out.println("ELECTIONS " + member.status().electionCount());
+                case "running" -> System.out.println("RUNNING " + member.isRunning()
+                        + member.failure().map(failure -> " " + failure).orElse(""));
+                case "partition" -> {
+                    Partition.isolate(true);
+                    System.out.println("PARTITIONED");
+                }
+                case "heal" -> {
+                    Partition.isolate(false);
+                    System.out.println("HEALED");
+                }
+                case "stop" -> {
+                    return;
+                }
+                default -> System.out.println("UNKNOWN " + line);
+            }
+            System.out.flush();
+        }
+    }
+
+    /**
+     * Prints the election state's changes until the process ends. Sampled, not hooked: Aeron has
+     * no listener for them, so a state shorter than the sampling period can be missed (the
+     * leader's replay and init are; their time counts in the next state seen).
+     */
+    private static Thread traceElections(final ClusterMember member) {
+        final io.aeron.Counter state = member.consensusModuleContext().electionStateCounter();
+        final Thread sampler = new Thread(() -> {
+            long last = -1;
+            while (!Thread.currentThread().isInterrupted()) {
+                final long now = state.get();
+                if (now != last) {
+                    // one print per change: a line costs far more than the sample
+                    System.out.println("TRACE " + System.nanoTime() + " " + io.aeron.cluster.ElectionState.get(now));
+                    System.out.flush();
+                    last = now;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+        }, "election-trace");
+        sampler.setDaemon(true);
+        sampler.start();
+        return sampler;
     }
 
     /**

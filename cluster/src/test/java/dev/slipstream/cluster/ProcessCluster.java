@@ -14,7 +14,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** Three members, each a {@link MemberProcess} of its own, on loopback; killed with SIGKILL when asked. */
+/**
+ * Three members, each a {@link MemberProcess} of its own, on loopback; killed with SIGKILL when
+ * asked. The members' failure detection and election settings are a {@link MemberProcess#timing}
+ * ({@code 3000}, a 3 s heartbeat timeout with Aeron's other defaults, unless told otherwise); with
+ * {@link #trace()}, each member prints its election state's changes, which {@link #traces} holds.
+ */
 final class ProcessCluster implements AutoCloseable {
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(3);
     final Path dir;
@@ -23,6 +28,7 @@ final class ProcessCluster implements AutoCloseable {
     private final Writer[] inputs;
     @SuppressWarnings("unchecked")
     private final BlockingQueue<String>[] outputs;
+    private final BlockingQueue<String>[] traces;
 
     @SuppressWarnings("unchecked")
     ProcessCluster(final Path dir, final int basePort, final int size) {
@@ -30,17 +36,53 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     private final String mode;
+    private final String timing;
+    private boolean trace;
 
-    @SuppressWarnings("unchecked")
     ProcessCluster(final Path dir, final int basePort, final int size, final String mode) {
+        this(dir, basePort, size, mode, Long.toString(HEARTBEAT_TIMEOUT.toMillis()));
+    }
+
+    /**
+     * @param timing the members' failure detection and election settings, as {@link MemberProcess#timing}
+     *        reads them: {@code fast}, {@code default} or a heartbeat timeout in milliseconds
+     */
+    @SuppressWarnings("unchecked")
+    ProcessCluster(final Path dir, final int basePort, final int size, final String mode, final String timing) {
         this.dir = dir;
         this.mode = mode;
+        this.timing = timing;
         for (int i = 0; i < size; i++) {
             members.add("localhost:" + (basePort + 10 * i));
         }
         this.processes = new Process[size];
         this.inputs = new Writer[size];
         this.outputs = new BlockingQueue[size];
+        this.traces = new BlockingQueue[size];
+        for (int i = 0; i < size; i++) {
+            traces[i] = new LinkedBlockingQueue<>();
+        }
+    }
+
+    /** Members started from now on print their election state's changes ({@link #traces}). */
+    ProcessCluster trace() {
+        this.trace = true;
+        return this;
+    }
+
+    /** @return the settings the members run with (any member's: for the client's re-send timer) */
+    MemberConfig memberConfig() {
+        return MemberProcess.timing(MemberConfig.of(0, members, dir), timing);
+    }
+
+    /**
+     * @return member {@code id}'s trace lines so far, taken: {@code TRACE <System.nanoTime()> <election
+     *         state>}, one per change its sampler saw (every millisecond or so)
+     */
+    java.util.List<String> traces(final int id) {
+        final java.util.List<String> lines = new ArrayList<>();
+        traces[id].drainTo(lines);
+        return lines;
     }
 
     String ingressEndpoints() {
@@ -57,19 +99,20 @@ final class ProcessCluster implements AutoCloseable {
         java.nio.file.Files.createDirectories(dir);
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final Process process = new ProcessBuilder(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", "-D" + MemberProcess.TRACE + "=" + trace,
                 "-cp", System.getProperty("java.class.path"), MemberProcess.class.getName(), Integer.toString(id),
-                String.join(",", members), dir.resolve("member-" + id).toString(),
-                Long.toString(HEARTBEAT_TIMEOUT.toMillis()), memberMode)
+                String.join(",", members), dir.resolve("member-" + id).toString(), timing, memberMode)
                 .redirectError(dir.resolve("member-" + id + "-stderr.txt").toFile())
                 .start();
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> traced = traces[id];
         final Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.US_ASCII))) {
                 String line;
                 while ((line = in.readLine()) != null) {
-                    lines.add(line);
+                    // kept apart: a question's answer is looked for among the other lines
+                    (line.startsWith("TRACE ") ? traced : lines).add(line);
                 }
             } catch (final IOException killed) {
                 // the pipe breaks when the member dies
@@ -158,17 +201,30 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    /** Connects a client (client id 1) through {@code driver}, trying again until a leader is elected. */
+    /**
+     * Connects a client (client id 1) through {@code driver}, trying again until a leader is
+     * elected; it re-sends after the failover time of the members' settings
+     * ({@link ClusterCommandClient.Context#resendAfterFailoverOf(MemberConfig)}).
+     */
     ClusterCommandClient connect(final ClientDriver driver, final ReplyListener replies, final Duration limit) {
+        return connect(driver, replies, limit, context -> { });
+    }
+
+    /** As {@link #connect(ClientDriver, ReplyListener, Duration)}, the context changed by {@code settings} first. */
+    ClusterCommandClient connect(final ClientDriver driver, final ReplyListener replies, final Duration limit,
+            final java.util.function.Consumer<ClusterCommandClient.Context> settings) {
         final long deadline = System.nanoTime() + limit.toNanos();
         while (true) {
             try {
-                return ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                final ClusterCommandClient.Context context = new ClusterCommandClient.Context()
                         .aeronDirectoryName(driver.directory())
                         .ingressEndpoints(ingressEndpoints())
                         .clientId(1)
                         .limits(64, Long.BYTES)
-                        .replyListener(replies));
+                        .resendAfterFailoverOf(memberConfig())
+                        .replyListener(replies);
+                settings.accept(context);
+                return ClusterCommandClient.connect(context);
             } catch (final IllegalStateException noLeaderYet) {
                 if (System.nanoTime() - deadline > 0) {
                     throw noLeaderYet;
