@@ -1,6 +1,8 @@
 package dev.slipstream.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,9 +88,9 @@ class FailoverTest {
     @Tag("stress")
     void theFailoverCheckCatchesMembersWithoutDedup() {
         // the withheld commands were committed; re-sent after the kill, they are applied again
-        final AssertionError caught = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+        final AssertionError caught = assertThrows(AssertionError.class,
                 () -> runFaults(28200, 1, "no-dedup", Fault.KILL));
-        org.junit.jupiter.api.Assertions.assertTrue(caught.getMessage().contains("holds every command once"),
+        assertTrue(caught.getMessage().contains("holds every command once"),
                 caught.getMessage());
     }
 
@@ -99,11 +101,12 @@ class FailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void theReSendCheckCatchesAClientThatLeavesItsReSendsToTheTimer() {
         // the seeded bug: commands the dead leader never committed wait for a timer a minute away
-        final AssertionError caught = org.junit.jupiter.api.Assertions.assertThrows(AssertionError.class,
+        final AssertionError caught = assertThrows(AssertionError.class,
                 () -> killWithTheTimerOutOfReach(28350, false));
-        org.junit.jupiter.api.Assertions.assertTrue(caught.getMessage().contains("every command answered within"),
+        assertTrue(caught.getMessage().contains("every command answered within"),
                 caught.getMessage());
     }
 
@@ -113,6 +116,7 @@ class FailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void theIdleCheckCatchesAClientThatSendsNothingToTheNewLeader() throws Exception {
         // the seeded bug: nothing reaches the new leader, and Aeron closes the session at its timeout
         assertEquals(1, idleThroughAKill(28150, false), "reconnects");
@@ -264,7 +268,7 @@ class FailoverTest {
             assertEquals(0, replies.repeated, "no command answered twice");
             final long duplicates = replies.status.values().stream()
                     .filter(status -> status == CommandWireFormat.STATUS_DUPLICATE).count();
-            org.junit.jupiter.api.Assertions.assertTrue("no-dedup".equals(mode) || duplicates > 0,
+            assertTrue("no-dedup".equals(mode) || duplicates > 0,
                     "the withheld commands, re-sent after a kill, were answered as duplicates: " + log);
             // every member catches up to the same state: each command once
             final Ledger expected = new Ledger();
