@@ -214,9 +214,11 @@ public final class ClusterCommandClient implements AutoCloseable {
      *
      * @param context the settings
      * @return a connected client, welcomed by the service
-     * @throws IllegalStateException if the JVM lacks the flag Aeron needs, the cluster rejected the
-     *         credentials, no leader answered, the service refused the hello, or the service's
-     *         command limit is below the context's {@code maxCommandLength}
+     * @throws ClientRefusedException if the cluster rejected the credentials, the service refused
+     *         the hello, or the service's command limit is below the context's
+     *         {@code maxCommandLength}: retrying will not help
+     * @throws IllegalStateException if the JVM lacks the flag Aeron needs, or no leader answered
+     *         (the members have not elected one yet: worth retrying)
      */
     public static ClusterCommandClient connect(final Context context) {
         Objects.requireNonNull(context, "context must not be null");
@@ -241,7 +243,7 @@ public final class ClusterCommandClient implements AutoCloseable {
                             + context.clientId + ": " + error, error))
                     .egressListener(egress));
         } catch (final AuthenticationException e) {
-            throw new IllegalStateException("the cluster rejected client " + context.clientId + " ("
+            throw new ClientRefusedException("the cluster rejected client " + context.clientId + " ("
                     + e.getMessage() + "): its credentials do not match the cluster's authenticator", e);
         } catch (final AeronException e) {
             throw new IllegalStateException("client " + context.clientId + " could not connect to the cluster at "
@@ -285,8 +287,8 @@ public final class ClusterCommandClient implements AutoCloseable {
             awaitingHello = false;
         }
         if (helloStatus == CommandWireFormat.STATUS_REFUSED) {
-            throw new IllegalStateException("the cluster refused cluster client " + context.clientId + ": "
-                    + helloRefusal + " (expected a client id the client's credentials may use)");
+            throw new ClientRefusedException("the cluster refused cluster client " + context.clientId + ": "
+                    + helloRefusal + " (expected a client id the client's credentials may use)", null);
         }
         if (helloStatus != CommandWireFormat.STATUS_WELCOME) {
             throw new IllegalStateException("cluster client " + context.clientId + " said hello and was answered "
@@ -294,10 +296,10 @@ public final class ClusterCommandClient implements AutoCloseable {
                     + ") or a refusal: is the service one that speaks CommandWireFormat's hello?");
         }
         if (welcomeMaxCommandLength < context.maxCommandLength) {
-            throw new IllegalStateException("cluster client " + context.clientId + " may send command payloads of "
+            throw new ClientRefusedException("cluster client " + context.clientId + " may send command payloads of "
                     + context.maxCommandLength + " bytes (Context.limits) but the service accepts at most "
                     + welcomeMaxCommandLength + ": lower Context.limits' payloadLength to " + welcomeMaxCommandLength
-                    + " or less, or raise the service's command limit");
+                    + " or less, or raise the service's command limit", null);
         }
         return true;
     }

@@ -35,12 +35,12 @@ class AuthenticationTest {
                     .replyListener(new Replies())
                     .credentials(SharedSecretAuthenticator.credentials(
                             "not the secret at all, nope".getBytes(StandardCharsets.US_ASCII)));
-            final IllegalStateException rejected = assertThrows(IllegalStateException.class,
+            final ClientRefusedException rejected = assertThrows(ClientRefusedException.class,
                     () -> ClusterCommandClient.connect(wrong));
             assertTrue(rejected.getMessage().contains("rejected client 1"), rejected.getMessage());
             assertTrue(rejected.getMessage().contains("credentials do not match"), rejected.getMessage());
 
-            final IllegalStateException none = assertThrows(IllegalStateException.class,
+            final ClientRefusedException none = assertThrows(ClientRefusedException.class,
                     () -> ClusterCommandClient.connect(wrong.clientId(2).credentials(new NullCredentialsSupplier())));
             assertTrue(none.getMessage().contains("rejected client 2"), none.getMessage());
 

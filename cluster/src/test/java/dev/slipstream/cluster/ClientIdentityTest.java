@@ -44,17 +44,17 @@ class ClientIdentityTest {
             }
             assertEquals(5, cluster.ledger.get().sum);
 
-            final IllegalStateException borrowed = assertThrows(IllegalStateException.class,
+            final ClientRefusedException borrowed = assertThrows(ClientRefusedException.class,
                     () -> ClusterCommandClient.connect(context(cluster, 7, replies)
                             .credentials(ClientSecrets.credentials(8, SECRET_8))));
             assertTrue(borrowed.getMessage().contains("may not speak for client 7")
                     && borrowed.getMessage().contains("credentials are for client ids [8]"), borrowed.getMessage());
 
-            final IllegalStateException wrongSecret = assertThrows(IllegalStateException.class,
+            final ClientRefusedException wrongSecret = assertThrows(ClientRefusedException.class,
                     () -> ClusterCommandClient.connect(context(cluster, 7, replies)
                             .credentials(ClientSecrets.credentials(7, SECRET_8))));
             assertTrue(wrongSecret.getMessage().contains("rejected client 7"), wrongSecret.getMessage());
-            final IllegalStateException unknown = assertThrows(IllegalStateException.class,
+            final ClientRefusedException unknown = assertThrows(ClientRefusedException.class,
                     () -> ClusterCommandClient.connect(context(cluster, 9, replies)
                             .credentials(ClientSecrets.credentials(9, SECRET_7))));
             assertTrue(unknown.getMessage().contains("rejected client 9"), unknown.getMessage());

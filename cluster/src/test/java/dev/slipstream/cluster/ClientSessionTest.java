@@ -163,7 +163,7 @@ class ClientSessionTest {
     @Test
     void aRefusedHelloFailsTheConnectWithTheServicesReason() {
         service.refusal = "these credentials may not use client id 4";
-        final IllegalStateException e = assertThrows(IllegalStateException.class,
+        final ClientRefusedException e = assertThrows(ClientRefusedException.class,
                 () -> ClusterCommandClient.connect(context(4, new Replies())));
         assertTrue(e.getMessage().contains("these credentials may not use client id 4"), e.getMessage());
         assertTrue(e.getMessage().contains("refused cluster client 4"), e.getMessage());
@@ -173,7 +173,7 @@ class ClientSessionTest {
     @Test
     void aPayloadLimitAboveTheServicesIsRefusedAtConnect() {
         service.maxCommandLength = 64;
-        final IllegalStateException e = assertThrows(IllegalStateException.class,
+        final ClientRefusedException e = assertThrows(ClientRefusedException.class,
                 () -> ClusterCommandClient.connect(context(5, new Replies()).limits(16, 128)));
         assertTrue(e.getMessage().contains("128 bytes (Context.limits)"), e.getMessage());
         assertTrue(e.getMessage().contains("accepts at most 64"), e.getMessage());

@@ -1,5 +1,6 @@
 package dev.slipstream.examples.cluster;
 
+import dev.slipstream.cluster.ClientRefusedException;
 import dev.slipstream.cluster.ClusterCommandClient;
 import dev.slipstream.cluster.ClusterMembers;
 import dev.slipstream.cluster.CommandWireFormat;
@@ -103,7 +104,9 @@ public final class LedgerClient {
         while (true) {
             try {
                 return ClusterCommandClient.connect(context);
-            } catch (IllegalStateException notYet) {          // no leader yet, or a wrong secret: the message says
+            } catch (ClientRefusedException refused) {       // a wrong secret, id or limit: retrying cannot help
+                throw refused;
+            } catch (IllegalStateException notYet) {          // no leader yet
                 if (System.nanoTime() - deadline > 0) {
                     throw notYet;
                 }

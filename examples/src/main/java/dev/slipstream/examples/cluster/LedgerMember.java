@@ -77,6 +77,9 @@ public final class LedgerMember {
 
     /** The first stage: a throw rejects the command on every member alike, before any state changes. */
     static void validate(ClusterCommand<Entry> command, long sequence, boolean endOfBatch) {
+        if (command.isRejected()) {
+            return;                                           // the decoder threw: the entry holds old values
+        }
         Entry entry = command.payload();
         if (entry.account < 0 || entry.account >= ACCOUNTS) {
             throw new IllegalArgumentException("no account " + entry.account);
