@@ -13,8 +13,8 @@ import java.util.Objects;
  * both kinds mix in one pipeline, and the snapshot's bytes do not say which wrote them.
  *
  * <pre>{@code
- * states.register("book", book);    // a StreamingStageState
- * states.register("risk", risk);    // a StageState
+ * states.registerStreaming("book", book);    // a StreamingStageState
+ * states.register("risk", risk);             // a StageState
  * }</pre>
  */
 public final class StageStates {
@@ -39,14 +39,16 @@ public final class StageStates {
     }
 
     /**
-     * Registers a stage's state, streamed into snapshots and out of them.
+     * Registers a stage's state, streamed into snapshots and out of them. (A name of its own, not
+     * an overload of {@link #register}: a class that implements both interfaces, say while it
+     * moves from one to the other, is registered without a cast.)
      *
      * @param name the section's name in snapshots, unique in this pipeline
      * @param state how the state is written and read
      * @throws IllegalArgumentException if the name is blank or taken
      * @throws NullPointerException if an argument is null
      */
-    public void register(final String name, final StreamingStageState state) {
+    public void registerStreaming(final String name, final StreamingStageState state) {
         Objects.requireNonNull(state, "state must not be null");
         add(name, state);
     }

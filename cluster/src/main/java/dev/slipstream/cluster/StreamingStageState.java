@@ -4,7 +4,7 @@ package dev.slipstream.cluster;
  * How one stateful stage's state goes into a snapshot and comes back, streamed: the stage writes
  * its state straight into the snapshot, chunk by chunk, and reads it back the same way, so a
  * large state is never copied whole into a second buffer (as {@link StageState} copies it).
- * Register it with {@link StageStates#register(String, StreamingStageState)}.
+ * Register it with {@link StageStates#registerStreaming(String, StreamingStageState)}.
  *
  * <p>All three methods run on the cluster's service thread. {@link #snapshotLength()} and
  * {@link #writeSnapshot} run while the pipeline is quiesced at the snapshot's log position (as

@@ -189,6 +189,85 @@ class SnapshotAndReplayTest {
         }
     }
 
+    @Test
+    void aStreamedStateOfManyChunksIsWrittenAndRestoredThroughTheCluster() {
+        final AtomicReference<StreamedBigLedger> ledger = new AtomicReference<>();
+        try (SingleMember cluster = new SingleMember(dir, 29000)) {
+            final Supplier<PipelineClusteredService<Amount>> service = () -> PipelineClusteredService
+                    .builder(Amount::new)
+                    .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
+                    .pipeline((pipeline, outbox, states) -> {
+                        final StreamedBigLedger big = new StreamedBigLedger();
+                        states.registerStreaming("big", big);
+                        ledger.set(big);
+                        cluster.ledger.set(big);
+                        pipeline.handleEventsWith(big).then((command, sequence, endOfBatch) ->
+                                outbox.reply(command, (b, o, a) -> 0, command.payload()));
+                    }).build();
+            cluster.start(service.get());
+            try (ClusterCommandClient client = cluster.client(1, new Replies())) {
+                SingleMember.sendAll(client, SingleMember.range(1, 10));
+            }
+            cluster.snapshot();
+            final String before = ledger.get().digest();
+            cluster.stop();
+            ledger.set(null);
+            cluster.start(service.get());
+            Await.until("the snapshot to be loaded", SingleMember.LIMIT, () -> { },
+                    () -> ledger.get() != null && ledger.get().published == 10);
+            assertEquals(before, ledger.get().digest());
+            assertEquals(StreamedBigLedger.PADDING, ledger.get().loadedPadding,
+                    "the whole state, in chunks of the default length sent from the stage's own buffer");
+        }
+    }
+
+    /**
+     * A ledger streamed with a block of padding bytes behind it: some 190 chunks of the default
+     * length, the last one partly filled, most of them sent from the padding's own buffer.
+     */
+    static final class StreamedBigLedger extends DigestingLedger implements StreamingStageState {
+        static final int PADDING = 3 * 1024 * 1024 + 5;
+        private final UnsafeBuffer padding = new UnsafeBuffer(new byte[PADDING]);
+        int loadedPadding;
+
+        StreamedBigLedger() {
+            for (int i = 0; i < PADDING; i++) {
+                padding.putByte(i, (byte) (i * 13));
+            }
+        }
+
+        @Override
+        public long snapshotLength() {
+            return 4L * Long.BYTES + PADDING;
+        }
+
+        @Override
+        public void writeSnapshot(final SnapshotOutput output) {
+            output.putLong(count);
+            output.putLong(sum);
+            output.putLong(checksum);
+            output.putLong(fingerprint);
+            output.putBytes(padding, 0, PADDING);
+        }
+
+        @Override
+        public void loadSnapshot(final SnapshotInput input) {
+            count = input.getLong();
+            sum = input.getLong();
+            checksum = input.getLong();
+            fingerprint = input.getLong();
+            padding.setMemory(0, PADDING, (byte) 0);
+            input.getBytes(padding, 0, PADDING);
+            for (int i = 0; i < PADDING; i++) {
+                if (padding.getByte(i) != (byte) (i * 13)) {
+                    throw new IllegalStateException("padding byte " + i + " differs");
+                }
+            }
+            loadedPadding = PADDING;
+            published = count;  // last (volatile), for the test thread
+        }
+    }
+
     /** A ledger whose snapshot carries 5,000 bytes more than its state. */
     static final class BigLedger extends Ledger {
         static final int PADDING = 5_000;

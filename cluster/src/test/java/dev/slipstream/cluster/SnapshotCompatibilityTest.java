@@ -58,7 +58,7 @@ class SnapshotCompatibilityTest {
         }, 1024, 100);
         final StageStates states = new StageStates();
         if (ledger instanceof StreamingStageState streaming) {
-            states.register("ledger", streaming);
+            states.registerStreaming("ledger", streaming);
         } else {
             states.register("ledger", (StageState) ledger);
         }
@@ -118,7 +118,7 @@ class SnapshotCompatibilityTest {
         final DedupTable dedup = new DedupTable();
         final StageStates states = new StageStates();
         if (ledger instanceof StreamingStageState streaming) {
-            states.register("ledger", streaming);
+            states.registerStreaming("ledger", streaming);
         } else {
             states.register("ledger", (StageState) ledger);
         }

@@ -125,7 +125,7 @@ class StreamingSnapshotTest {
 
     private static StageStates states(final String name, final StreamingStageState state) {
         final StageStates states = new StageStates();
-        states.register(name, state);
+        states.registerStreaming(name, state);
         return states;
     }
 
@@ -271,16 +271,16 @@ class StreamingSnapshotTest {
         final Ledger ledger = new Ledger();
         ledger.count = 5;
         final StageStates written = new StageStates();
-        written.register("ledger", (StageState) ledger);
-        written.register("blob", new Blob(1000, 1));
+        written.register("ledger", ledger);
+        written.registerStreaming("blob", new Blob(1000, 1));
         final Messages messages = write(written);
         // cut in the blob's chunks, and just before END
         for (final int cut : new int[] {messages.sent.size() - 4, messages.sent.size() - 1}) {
             final DedupTable dedup = new DedupTable();
             final Ledger fresh = new Ledger();
             final StageStates reading = new StageStates();
-            reading.register("ledger", (StageState) fresh);
-            reading.register("blob", new Blob(1000, 2));
+            reading.register("ledger", fresh);
+            reading.registerStreaming("blob", new Blob(1000, 2));
             final IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> new ServiceSnapshots(dedup, reading, null, CHUNK).load(messages.source(cut)));
             assertTrue(e.getMessage().contains(cut == messages.sent.size() - 1 ? "ended before its END message"
@@ -296,14 +296,14 @@ class StreamingSnapshotTest {
         ledger.count = 7;
         ledger.sum = 70;
         final StageStates written = new StageStates();
-        written.register("blob", new Blob(500, 4));
-        written.register("ledger", (StageState) ledger);
+        written.registerStreaming("blob", new Blob(500, 4));
+        written.register("ledger", ledger);
         final Messages messages = write(written);
         final Ledger loadedLedger = new Ledger();
         final Blob loadedBlob = new Blob(500, 0);
         final StageStates reading = new StageStates();
-        reading.register("blob", loadedBlob);
-        reading.register("ledger", (StageState) loadedLedger);
+        reading.registerStreaming("blob", loadedBlob);
+        reading.register("ledger", loadedLedger);
         new ServiceSnapshots(new DedupTable(), reading, null, CHUNK).load(messages.source());
         assertEquals(ledger.digest(), loadedLedger.digest());
         assertArrayEquals(new Blob(500, 4).bytes, loadedBlob.bytes);
