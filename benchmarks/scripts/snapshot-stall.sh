@@ -17,10 +17,12 @@
 # each must reach the same digest (count and CRC32C of the state) as before.
 #
 # Summary line per size, path and round:
-#   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. snapshot-ms=..
+#   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. disk3-ms=.. gap/disk3=.. snapshot-ms=..
 #           restart-ms=.. load-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. digest=same
 #   gap-ms       the client's longest wait between two answers (the stall it sees)
 #   disk-ms      writing and forcing SIZE MiB to a file in the same directory
+#   disk3-ms     three threads doing so at once, each to its own file: what the three members'
+#                archives write together when they snapshot on one machine
 #   snapshot-ms  the leader's snapshot, from the request reaching its service to the last chunk offered
 #   restart-ms   the slowest member, from its JVM's start to every command applied again
 #   load-ms      the slowest member's call to the stage's loadSnapshot (streamed: reading the
@@ -36,6 +38,8 @@
 #   env HEAP_MIB  each member's heap (default 4 x the state + 512)
 #   env JAR       default benchmarks/target/benchmarks.jar
 #   env JAVA_EXTRA more JVM options for the members (e.g. a profiler agent)
+#   env PROFILE_DIR with JAVA_EXTRA=-XX:StartFlightRecording=settings=profile: each member's flight
+#                 recording of the first phase is dumped there (jcmd) before the members are killed
 # A quick check: benchmarks/scripts/snapshot-stall.sh 16 1
 set -euo pipefail
 sizes=${1:-16,256,1024}
@@ -108,8 +112,10 @@ run() {  # run SIZE PATH ROUND
     local size=$1 path=$2 round=$3 dir
     dir=$(mktemp -d "$base/slipstream-stall.XXXXXX")
     echo "# size $size MiB $path round $round: load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
-    local disk
+    local disk disk3
     disk=$(java -cp "$jar" dev.slipstream.bench.snapshot.DiskBaseline --dir "$dir" --mib "$size" | field ms /dev/stdin)
+    disk3=$(java -cp "$jar" dev.slipstream.bench.snapshot.DiskBaseline --dir "$dir" --mib "$size" --writers 3 \
+        | field ms /dev/stdin)
     start_members "$dir" first "$size" "$path" $((total / 2))
     if ! await READY "$dir" first 60; then failed=1; kill_members; rm -rf "$dir"; return; fi
     local client
@@ -124,6 +130,12 @@ run() {  # run SIZE PATH ROUND
     digests=$(field digest "$dir"/first-*.log | sort -u)
     heap=$(field heap-after-gc-mib "$dir"/first-*.log | sort -g | tail -1)
     rss=$(field rss-peak-mib "$dir"/first-*.log | sort -g | tail -1)
+    if [[ -n ${PROFILE_DIR:-} ]]; then
+        mkdir -p "$PROFILE_DIR"
+        for i in 0 1 2; do
+            jcmd "${pids[$i]}" JFR.dump filename="$PROFILE_DIR/${size}MiB-$path-$round-member-$i.jfr" > /dev/null || true
+        done
+    fi
     kill_members
     start_members "$dir" restart "$size" "$path" 0
     local restart=- load=- same=no
@@ -139,7 +151,7 @@ run() {  # run SIZE PATH ROUND
     local gap
     gap=$(field max-gap-ms /dev/stdin <<< "$client")
     echo "SUMMARY size=${size}MiB path=$path round=$round gap-ms=$gap disk-ms=$disk gap/disk=$(python3 -c \
-        "print(f'{$gap / $disk:.2f}')") snapshot-ms=$snapshot restart-ms=$restart load-ms=$load"\
+        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot restart-ms=$restart load-ms=$load"\
         "heap-after-gc-mib=$heap rss-peak-mib=$rss digest=$([[ $same == yes ]] && echo same || echo DIFFERENT)" \
         | tee -a "$out"
     rm -rf "$dir"
