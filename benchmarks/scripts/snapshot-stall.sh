@@ -18,15 +18,18 @@
 #
 # Summary line per size, path and round:
 #   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. disk3-ms=.. gap/disk3=.. snapshot-ms=..
-#           restart-ms=.. load-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. digest=same
+#           after-snapshot-ms=.. restart-ms=.. load-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. digest=same
 #   gap-ms       the client's longest wait between two answers (the stall it sees)
 #   disk-ms      writing and forcing SIZE MiB to a file in the same directory
 #   disk3-ms     three threads doing so at once, each to its own file: what the three members'
 #                archives write together when they snapshot on one machine
-#   snapshot-ms  the leader's snapshot, from the request reaching its service to the last chunk offered
+#   snapshot-ms  the slowest member's onTakeSnapshot: waiting for the stages, then writing (the
+#                service's part of the stall)
+#   after-snapshot-ms  from onTakeSnapshot's return to the next command (Aeron's part: the archive
+#                finishing the recording, the acknowledgement, the consensus module's own snapshot)
 #   restart-ms   the slowest member, from its JVM's start to every command applied again
-#   load-ms      the slowest member's call to the stage's loadSnapshot (streamed: reading the
-#                snapshot's chunks included; buffered: the section was put together before it)
+#   load-ms      the slowest member's service start on restart: reading the snapshot and loading
+#                every section (the whole of it, for both paths)
 #   heap/rss     the largest member's heap after a GC once caught up, and its peak resident set
 # At the end, per size and path: the median (min-max) over rounds of each figure.
 #
@@ -125,8 +128,10 @@ run() {  # run SIZE PATH ROUND
     if ! await CAUGHT-UP "$dir" first 180 || grep -q '^FAILED' <<< "$client"; then
         failed=1; kill_members; rm -rf "$dir"; return
     fi
-    local snapshot digests heap rss
+    local snapshot after digests heap rss
     snapshot=$(grep -h "^SNAPSHOT" "$dir"/first-*.log | field ms /dev/stdin | sort -g | tail -1)
+    # the leader's: the only member whose next command came from a client right after its snapshot
+    after=$(field after-snapshot-ms "$dir"/first-*.log | sort -g | tail -1)
     digests=$(field digest "$dir"/first-*.log | sort -u)
     heap=$(field heap-after-gc-mib "$dir"/first-*.log | sort -g | tail -1)
     rss=$(field rss-peak-mib "$dir"/first-*.log | sort -g | tail -1)
@@ -141,7 +146,7 @@ run() {  # run SIZE PATH ROUND
     local restart=- load=- same=no
     if await CAUGHT-UP "$dir" restart 300; then
         restart=$(field uptime-ms "$dir"/restart-*.log | sort -g | tail -1)
-        load=$(field load-ms "$dir"/restart-*.log | sort -g | tail -1)
+        load=$(field start-ms "$dir"/restart-*.log | sort -g | tail -1)
         local after
         after=$(field digest "$dir"/restart-*.log | sort -u)
         [[ $(wc -l <<< "$digests") == 1 && $digests == "$after" ]] && same=yes
@@ -151,7 +156,7 @@ run() {  # run SIZE PATH ROUND
     local gap
     gap=$(field max-gap-ms /dev/stdin <<< "$client")
     echo "SUMMARY size=${size}MiB path=$path round=$round gap-ms=$gap disk-ms=$disk gap/disk=$(python3 -c \
-        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot restart-ms=$restart load-ms=$load"\
+        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot after-snapshot-ms=$after restart-ms=$restart load-ms=$load"\
         "heap-after-gc-mib=$heap rss-peak-mib=$rss digest=$([[ $same == yes ]] && echo same || echo DIFFERENT)" \
         | tee -a "$out"
     rm -rf "$dir"

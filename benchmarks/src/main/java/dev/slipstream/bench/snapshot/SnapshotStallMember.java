@@ -2,7 +2,6 @@ package dev.slipstream.bench.snapshot;
 
 import dev.slipstream.cluster.ClusterMember;
 import dev.slipstream.cluster.MemberConfig;
-import dev.slipstream.cluster.MemberStatus;
 import dev.slipstream.cluster.PipelineClusteredService;
 import io.aeron.cluster.service.Cluster;
 import java.lang.management.ManagementFactory;
@@ -23,11 +22,14 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * READY member=0
  * SNAPSHOT member=0 ms=812.3            (each snapshot this member took: waiting for the stages, then writing)
- * CAUGHT-UP member=0 uptime-ms=4210 load-ms=310.2 digest=20000/8a1f3c2e
+ * CAUGHT-UP member=0 uptime-ms=4210 start-ms=350.1 load-ms=310.2 after-snapshot-ms=120.4 digest=20000/8a1f3c2e
  * MEMORY member=0 heap-after-gc-mib=270 rss-peak-mib=1210
  * </pre>
- * {@code CAUGHT-UP} once {@code --expect} commands are applied (the JVM's uptime then, and how
- * long the snapshot's load took, -1 without one); then it runs until killed.
+ * {@code CAUGHT-UP} once {@code --expect} commands are applied: the JVM's uptime then, how long
+ * the service's start took (with a snapshot: reading and loading it whole), how long the stage's
+ * own load took (-1 without a snapshot), and how long after the latest snapshot's write the next
+ * command arrived (Aeron's part of the stall; see {@link PhaseTimingService}); then it runs until
+ * killed.
  *
  * <pre>
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp benchmarks.jar \
@@ -80,8 +82,9 @@ public final class SnapshotStallMember {
                             }, command.payload()));
                 })
                 .build();
+        final PhaseTimingService timed = new PhaseTimingService(service);
         final ClusterMember member = ClusterMember.start(new MemberConfig(id, memberList,
-                dir.resolve("member-" + id), Duration.ofSeconds(10), Duration.ofSeconds(60)), service);
+                dir.resolve("member-" + id), Duration.ofSeconds(10), Duration.ofSeconds(60)), timed);
         System.out.println("READY member=" + id);
         boolean asked = snapshotAt <= 0;
         boolean caughtUp = false;
@@ -93,14 +96,14 @@ public final class SnapshotStallMember {
             final long taken = member.snapshotCount();
             if (taken > snapshots) {
                 snapshots = taken;
-                final MemberStatus status = member.status();
-                System.out.printf(Locale.ROOT, "SNAPSHOT member=%d ms=%.1f%n", id, status.lastSnapshotNanos() / 1e6);
+                System.out.printf(Locale.ROOT, "SNAPSHOT member=%d ms=%.1f%n", id, timed.snapshotMs());
             }
             if (!caughtUp && state.applied() >= expect) {
                 caughtUp = true;
                 final long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
-                System.out.printf(Locale.ROOT, "CAUGHT-UP member=%d uptime-ms=%d load-ms=%.1f digest=%s%n", id, uptime,
-                        state.loadNanos() < 0 ? -1.0 : state.loadNanos() / 1e6, state.digest());
+                System.out.printf(Locale.ROOT, "CAUGHT-UP member=%d uptime-ms=%d start-ms=%.1f load-ms=%.1f "
+                        + "after-snapshot-ms=%.1f digest=%s%n", id, uptime, timed.startMs(),
+                        state.loadNanos() < 0 ? -1.0 : state.loadNanos() / 1e6, timed.afterSnapshotMs(), state.digest());
                 System.out.printf(Locale.ROOT, "MEMORY member=%d heap-after-gc-mib=%d rss-peak-mib=%d%n", id,
                         heapAfterGc() >> 20, peakRss() >> 20);
             }

@@ -109,7 +109,7 @@ class StreamedStateSampleTest {
         }
         assertEquals(2, made.size(), "one stage per service start");
         assertEquals(written, digest(made.get(1)), "the levels and the count loaded from the snapshot");
-        assertNotEquals(0, made.get(1).levels.getLong(0) | made.get(1).levels.getLong(Long.BYTES * 10_001L));
+        assertNotEquals(0, made.get(1).levels.getLong(0) | made.get(1).levels.getLong(Long.BYTES * 10_001));
     }
 
     /** Sends {@code count} orders (price 10,000 + i, quantity i + 1) as client {@code clientId}; waits for every answer. */
