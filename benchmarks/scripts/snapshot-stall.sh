@@ -18,18 +18,20 @@
 #
 # Summary line per size, path and round:
 #   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. disk3-ms=.. gap/disk3=.. snapshot-ms=..
-#           after-snapshot-ms=.. restart-ms=.. load-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. digest=same
+#           snapshot-cpu-ms=.. after-snapshot-ms=.. restart-ms=.. load-ms=.. load-cpu-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. digest=same
 #   gap-ms       the client's longest wait between two answers (the stall it sees)
 #   disk-ms      writing and forcing SIZE MiB to a file in the same directory
 #   disk3-ms     three threads doing so at once, each to its own file: what the three members'
 #                archives write together when they snapshot on one machine
 #   snapshot-ms  the slowest member's onTakeSnapshot: waiting for the stages, then writing (the
 #                service's part of the stall)
+#   snapshot-cpu-ms  the most CPU time a member's service thread spent in it (copies, offers)
 #   after-snapshot-ms  from onTakeSnapshot's return to the next command (Aeron's part: the archive
 #                finishing the recording, the acknowledgement, the consensus module's own snapshot)
 #   restart-ms   the slowest member, from its JVM's start to every command applied again
 #   load-ms      the slowest member's service start on restart: reading the snapshot and loading
 #                every section (the whole of it, for both paths)
+#   load-cpu-ms  the most CPU time a member's service thread spent in that start
 #   heap/rss     the largest member's heap after a GC once caught up, and its peak resident set
 # At the end, per size and path: the median (min-max) over rounds of each figure.
 #
@@ -128,8 +130,9 @@ run() {  # run SIZE PATH ROUND
     if ! await CAUGHT-UP "$dir" first 180 || grep -q '^FAILED' <<< "$client"; then
         failed=1; kill_members; rm -rf "$dir"; return
     fi
-    local snapshot after digests heap rss
+    local snapshot cpu after digests heap rss
     snapshot=$(grep -h "^SNAPSHOT" "$dir"/first-*.log | field ms /dev/stdin | sort -g | tail -1)
+    cpu=$(field cpu-ms "$dir"/first-*.log | sort -g | tail -1)
     # the leader's: the only member whose next command came from a client right after its snapshot
     after=$(field after-snapshot-ms "$dir"/first-*.log | sort -g | tail -1)
     digests=$(field digest "$dir"/first-*.log | sort -u)
@@ -143,20 +146,21 @@ run() {  # run SIZE PATH ROUND
     fi
     kill_members
     start_members "$dir" restart "$size" "$path" 0
-    local restart=- load=- same=no
+    local restart=- load=- load_cpu=- same=no
     if await CAUGHT-UP "$dir" restart 300; then
         restart=$(field uptime-ms "$dir"/restart-*.log | sort -g | tail -1)
         load=$(field start-ms "$dir"/restart-*.log | sort -g | tail -1)
-        local after
-        after=$(field digest "$dir"/restart-*.log | sort -u)
-        [[ $(wc -l <<< "$digests") == 1 && $digests == "$after" ]] && same=yes
+        load_cpu=$(field start-cpu-ms "$dir"/restart-*.log | sort -g | tail -1)
+        local restarted
+        restarted=$(field digest "$dir"/restart-*.log | sort -u)
+        [[ $(wc -l <<< "$digests") == 1 && $digests == "$restarted" ]] && same=yes
     fi
     kill_members
     [[ $same == yes ]] || failed=1
     local gap
     gap=$(field max-gap-ms /dev/stdin <<< "$client")
     echo "SUMMARY size=${size}MiB path=$path round=$round gap-ms=$gap disk-ms=$disk gap/disk=$(python3 -c \
-        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot after-snapshot-ms=$after restart-ms=$restart load-ms=$load"\
+        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot snapshot-cpu-ms=$cpu after-snapshot-ms=$after restart-ms=$restart load-ms=$load load-cpu-ms=$load_cpu"\
         "heap-after-gc-mib=$heap rss-peak-mib=$rss digest=$([[ $same == yes ]] && echo same || echo DIFFERENT)" \
         | tee -a "$out"
     rm -rf "$dir"

@@ -7,9 +7,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Where a {@link StreamingStageState} writes its state during a snapshot: the bytes go into the
  * snapshot publication one chunk at a time, so a state of any size is never held a second time.
- * A chunk is sent as soon as it is full; a {@link #putBytes(DirectBuffer, int, int) putBytes} of
- * at least a chunk that starts on a chunk boundary is sent straight from the caller's buffer,
- * without being copied here. Numbers are written little-endian.
+ * A chunk is sent as soon as it is full. A {@link #putBytes(DirectBuffer, int, int) putBytes} of
+ * more than a chunk first tops up the chunk being filled, then sends each whole chunk of the
+ * rest straight from the caller's buffer (the publication copies it into its log, once), and
+ * keeps only the tail. Numbers are written little-endian.
  *
  * <p>The stage writes exactly the number of bytes its {@link StreamingStageState#snapshotLength()}
  * announced: a write past it is refused at once, and a shortfall when the stage returns. Service
@@ -128,8 +129,7 @@ public final class SnapshotOutput {
     }
 
     /**
-     * Writes bytes from a buffer. Whole chunks that start on a chunk boundary are sent from
-     * {@code source} directly.
+     * Writes bytes from a buffer. Whole chunks are sent from {@code source} directly.
      *
      * @param source the bytes
      * @param offset where they start in {@code source}
@@ -146,7 +146,14 @@ public final class SnapshotOutput {
         reserve(length);
         int at = offset;
         int left = length;
-        while (left >= chunkLength && filled == 0) {
+        if (filled > 0 && left >= chunkLength - filled + chunkLength) {
+            // top up the chunk being filled, so that whole chunks of the rest can go without a copy
+            final int n = chunkLength - filled;
+            copy(source, at, n);
+            at += n;
+            left -= n;
+        }
+        while (left >= chunkLength) {
             sink.accept(header(), 0, SnapshotFormat.CHUNK_HEADER_LENGTH, source, at, chunkLength);
             sent += chunkLength;
             at += chunkLength;

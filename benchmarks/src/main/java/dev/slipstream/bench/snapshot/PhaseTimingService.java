@@ -7,13 +7,16 @@ import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 import org.agrona.DirectBuffer;
 
 /**
  * A service that times another's snapshot in phases, to say where a stall goes: how long
  * {@code onStart} took (with a snapshot: reading and loading it), how long {@code onTakeSnapshot}
- * took (waiting for the stages, then writing), and how long after it returned the next command
+ * took (waiting for the stages, then writing) and how much of that the service thread ran on a
+ * core, and how long after it returned the next command
  * arrived (Aeron's part: the archive finishing the recording, the acknowledgement, the consensus
  * module's own snapshot and its taking commands in again). Every call is passed on unchanged.
  *
@@ -23,9 +26,12 @@ import org.agrona.DirectBuffer;
  * }</pre>
  */
 final class PhaseTimingService implements ClusteredService {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private final ClusteredService service;
     private volatile long startNanos = -1;
+    private volatile long startCpuNanos = -1;
     private volatile long snapshotNanos = -1;
+    private volatile long snapshotCpuNanos = -1;
     private volatile long afterSnapshotNanos = -1;
     /** When the latest snapshot returned; 0 once the next command has been timed. Service thread only. */
     private long snapshotReturned;
@@ -39,9 +45,19 @@ final class PhaseTimingService implements ClusteredService {
         return startNanos / 1e6;
     }
 
+    /** @return milliseconds of CPU the service thread spent in {@code onStart}, or -1 */
+    double startCpuMs() {
+        return startCpuNanos / 1e6;
+    }
+
     /** @return milliseconds the latest {@code onTakeSnapshot} took, or -1 */
     double snapshotMs() {
         return snapshotNanos / 1e6;
+    }
+
+    /** @return milliseconds of CPU the service thread spent in the latest {@code onTakeSnapshot}, or -1 */
+    double snapshotCpuMs() {
+        return snapshotCpuNanos / 1e6;
     }
 
     /** @return milliseconds from the latest snapshot's return to the next command, or -1 */
@@ -51,9 +67,11 @@ final class PhaseTimingService implements ClusteredService {
 
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
+        final long cpu = THREADS.getCurrentThreadCpuTime();
         final long start = System.nanoTime();
         service.onStart(cluster, snapshotImage);
         startNanos = System.nanoTime() - start;
+        startCpuNanos = THREADS.getCurrentThreadCpuTime() - cpu;
     }
 
     @Override
@@ -83,10 +101,13 @@ final class PhaseTimingService implements ClusteredService {
 
     @Override
     public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
+        final long cpu = THREADS.getCurrentThreadCpuTime();
         final long start = System.nanoTime();
         service.onTakeSnapshot(snapshotPublication);
         snapshotReturned = System.nanoTime();
         snapshotNanos = snapshotReturned - start;
+        // the wall time less this is time the service thread waited: on the archive, or for a core
+        snapshotCpuNanos = THREADS.getCurrentThreadCpuTime() - cpu;
     }
 
     @Override

@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * once {@code --snapshot-at} commands are applied. Prints, on standard output:
  * <pre>
  * READY member=0
- * SNAPSHOT member=0 ms=812.3            (each snapshot this member took: waiting for the stages, then writing)
- * CAUGHT-UP member=0 uptime-ms=4210 start-ms=350.1 load-ms=310.2 after-snapshot-ms=120.4 digest=20000/8a1f3c2e
+ * SNAPSHOT member=0 ms=812.3 cpu-ms=95.2 (each snapshot: waiting for the stages, then writing; its CPU time)
+ * CAUGHT-UP member=0 uptime-ms=4210 start-ms=350.1 start-cpu-ms=120.0 load-ms=310.2 after-snapshot-ms=120.4 digest=20000/8a1f3c2e
  * MEMORY member=0 heap-after-gc-mib=270 rss-peak-mib=1210
  * </pre>
  * {@code CAUGHT-UP} once {@code --expect} commands are applied: the JVM's uptime then, how long
@@ -96,13 +96,14 @@ public final class SnapshotStallMember {
             final long taken = member.snapshotCount();
             if (taken > snapshots) {
                 snapshots = taken;
-                System.out.printf(Locale.ROOT, "SNAPSHOT member=%d ms=%.1f%n", id, timed.snapshotMs());
+                System.out.printf(Locale.ROOT, "SNAPSHOT member=%d ms=%.1f cpu-ms=%.1f%n", id, timed.snapshotMs(),
+                        timed.snapshotCpuMs());
             }
             if (!caughtUp && state.applied() >= expect) {
                 caughtUp = true;
                 final long uptime = ManagementFactory.getRuntimeMXBean().getUptime();
-                System.out.printf(Locale.ROOT, "CAUGHT-UP member=%d uptime-ms=%d start-ms=%.1f load-ms=%.1f "
-                        + "after-snapshot-ms=%.1f digest=%s%n", id, uptime, timed.startMs(),
+                System.out.printf(Locale.ROOT, "CAUGHT-UP member=%d uptime-ms=%d start-ms=%.1f start-cpu-ms=%.1f "
+                        + "load-ms=%.1f after-snapshot-ms=%.1f digest=%s%n", id, uptime, timed.startMs(), timed.startCpuMs(),
                         state.loadNanos() < 0 ? -1.0 : state.loadNanos() / 1e6, timed.afterSnapshotMs(), state.digest());
                 System.out.printf(Locale.ROOT, "MEMORY member=%d heap-after-gc-mib=%d rss-peak-mib=%d%n", id,
                         heapAfterGc() >> 20, peakRss() >> 20);
