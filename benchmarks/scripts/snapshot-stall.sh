@@ -23,11 +23,12 @@
 #   disk-ms      writing and forcing SIZE MiB to a file in the same directory
 #   disk3-ms     three threads doing so at once, each to its own file: what the three members'
 #                archives write together when they snapshot on one machine
-#   snapshot-ms  the slowest member's onTakeSnapshot: waiting for the stages, then writing (the
-#                service's part of the stall)
-#   snapshot-cpu-ms  the most CPU time a member's service thread spent in it (copies, offers)
-#   after-snapshot-ms  from onTakeSnapshot's return to the next command (Aeron's part: the archive
-#                finishing the recording, the acknowledgement, the consensus module's own snapshot)
+#   snapshot-ms  the leader's onTakeSnapshot: waiting for the stages, then writing (the service's
+#                part of the stall)
+#   snapshot-cpu-ms  the CPU time the leader's service thread spent in it (copies, offers)
+#   after-snapshot-ms  from the leader's onTakeSnapshot returning to its next command (Aeron's part:
+#                the archive finishing the recording, the acknowledgement, the consensus module's
+#                own snapshot, taking commands in again)
 #   restart-ms   the slowest member, from its JVM's start to every command applied again
 #   load-ms      the slowest member's service start on restart: reading the snapshot and loading
 #                every section (the whole of it, for both paths)
@@ -131,10 +132,12 @@ run() {  # run SIZE PATH ROUND
         failed=1; kill_members; rm -rf "$dir"; return
     fi
     local snapshot cpu after digests heap rss
-    snapshot=$(grep -h "^SNAPSHOT" "$dir"/first-*.log | field ms /dev/stdin | sort -g | tail -1)
-    cpu=$(field cpu-ms "$dir"/first-*.log | sort -g | tail -1)
-    # the leader's: the only member whose next command came from a client right after its snapshot
-    after=$(field after-snapshot-ms "$dir"/first-*.log | sort -g | tail -1)
+    # the leader's figures: its snapshot is the one the client waits for
+    local leader
+    leader=$(grep -l '^ASKED' "$dir"/first-*.log | head -1)
+    snapshot=$(grep -h "^SNAPSHOT" "$leader" | field ms /dev/stdin | tail -1)
+    cpu=$(field cpu-ms "$leader" | tail -1)
+    after=$(field after-snapshot-ms "$leader" | tail -1)
     digests=$(field digest "$dir"/first-*.log | sort -u)
     heap=$(field heap-after-gc-mib "$dir"/first-*.log | sort -g | tail -1)
     rss=$(field rss-peak-mib "$dir"/first-*.log | sort -g | tail -1)

@@ -21,6 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  * once {@code --snapshot-at} commands are applied. Prints, on standard output:
  * <pre>
  * READY member=0
+ * ASKED member=0                        (the leader, once it has asked for the snapshot)
  * SNAPSHOT member=0 ms=812.3 cpu-ms=95.2 (each snapshot: waiting for the stages, then writing; its CPU time)
  * CAUGHT-UP member=0 uptime-ms=4210 start-ms=350.1 start-cpu-ms=120.0 load-ms=310.2 after-snapshot-ms=120.4 digest=20000/8a1f3c2e
  * MEMORY member=0 heap-after-gc-mib=270 rss-peak-mib=1210
@@ -92,6 +93,9 @@ public final class SnapshotStallMember {
         while (member.isRunning()) {
             if (!asked && state.applied() >= snapshotAt && member.role() == Cluster.Role.LEADER) {
                 asked = member.requestSnapshot();
+                if (asked) {
+                    System.out.println("ASKED member=" + id);  // the leader: the client's stall is its snapshot
+                }
             }
             final long taken = member.snapshotCount();
             if (taken > snapshots) {
