@@ -10,8 +10,7 @@ package dev.slipstream.cluster;
  * {@link #writeSnapshot} run while the pipeline is quiesced at the snapshot's log position (as
  * for {@link StageState}): the stage's writes up to that position are visible and it makes no
  * other. {@link #loadSnapshot} runs before the pipeline starts. A section holds at most
- * {@value SnapshotFormat#MAX_SECTION_LENGTH} bytes (2 GiB - 1): a larger state is split over
- * several registered states.
+ * 2,147,483,647 bytes (2 GiB - 1): a larger state is split over several registered states.
  *
  * <p>A loaded section is handed over while the snapshot is still being read: if the snapshot
  * turns out to end early or to be malformed after this stage's section, the load fails, the
@@ -40,7 +39,7 @@ package dev.slipstream.cluster;
 public interface StreamingStageState {
     /**
      * @return the exact number of bytes {@link #writeSnapshot} is about to write, from 0 to
-     *         {@value SnapshotFormat#MAX_SECTION_LENGTH}
+     *         2,147,483,647 (a longer one fails the snapshot, saying so)
      */
     long snapshotLength();
 
