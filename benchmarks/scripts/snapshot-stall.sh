@@ -110,8 +110,9 @@ await() {
 }
 
 field() {  # field NAME FILES...: the values of NAME=value in the files' lines, one a line
+    # NAME must start the line or follow a space: ms= must not match cpu-ms=
     local name=$1; shift
-    grep -ho "\b$name=[^ ]*" "$@" | cut -d= -f2
+    grep -ho "\(^\| \)$name=[^ ]*" "$@" | sed 's/^ //' | cut -d= -f2
 }
 
 run() {  # run SIZE PATH ROUND
