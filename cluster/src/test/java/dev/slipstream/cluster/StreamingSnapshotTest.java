@@ -146,6 +146,40 @@ class StreamingSnapshotTest {
     }
 
     @Test
+    void numbersCutByAChunkBoundaryComeBackWhole() {
+        final long[] loaded = new long[3];
+        final StreamingStageState straddling = new StreamingStageState() {
+            @Override
+            public long snapshotLength() {
+                return 60 + Long.BYTES + 59 + Integer.BYTES + 63 + 1;
+            }
+
+            @Override
+            public void writeSnapshot(final SnapshotOutput output) {
+                output.putBytes(new byte[60], 0, 60);
+                output.putLong(0x0102_0304_0506_0708L);        // bytes 60..67: across the first boundary
+                output.putBytes(new byte[59], 0, 59);
+                output.putInt(0x0A0B_0C0D);                     // bytes 127..130: across the second
+                output.putBytes(new byte[63], 0, 63);
+                output.putByte((byte) 0x7F);                    // the last byte of the third chunk
+            }
+
+            @Override
+            public void loadSnapshot(final SnapshotInput input) {
+                input.getBytes(new byte[60], 0, 60);
+                loaded[0] = input.getLong();
+                input.getBytes(new UnsafeBuffer(new byte[59]), 0, 59);
+                loaded[1] = input.getInt();
+                input.getBytes(new byte[63], 0, 63);
+                loaded[2] = input.getByte();
+            }
+        };
+        final Messages messages = write(states("numbers", straddling));
+        new ServiceSnapshots(new DedupTable(), states("numbers", straddling), null, CHUNK).load(messages.source());
+        assertArrayEquals(new long[] {0x0102_0304_0506_0708L, 0x0A0B_0C0D, 0x7F}, loaded);
+    }
+
+    @Test
     void anEmptyStreamedStateIsASectionWithoutChunks() {
         final Blob written = new Blob(0, 0);
         written.head = 0;
