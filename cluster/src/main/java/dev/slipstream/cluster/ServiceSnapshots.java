@@ -75,7 +75,7 @@ final class ServiceSnapshots {
                     length = ((StageState) state).writeSnapshot(buffer, 0);
                 } catch (final RuntimeException e) {
                     throw new IllegalStateException("stage state '" + name + "' failed in writeSnapshot; this "
-                            + "snapshot is incomplete: " + e, e);
+                            + "snapshot fails (the cluster records none and goes on): " + e, e);
                 }
                 writer.section(i + 1, name, buffer, length);
             }
@@ -89,15 +89,15 @@ final class ServiceSnapshots {
         try {
             length = state.snapshotLength();
         } catch (final RuntimeException e) {
-            throw new IllegalStateException("stage state '" + name + "' failed in snapshotLength(); this snapshot is "
-                    + "incomplete: " + e, e);
+            throw new IllegalStateException("stage state '" + name + "' failed in snapshotLength(); this snapshot fails "
+                    + "(the cluster records none and goes on): " + e, e);
         }
         final SnapshotOutput output = writer.section(index, name, length);
         try {
             state.writeSnapshot(output);
         } catch (final RuntimeException e) {
             throw new IllegalStateException("stage state '" + name + "' failed in writeSnapshot after "
-                    + output.written() + " of the " + length + " bytes it announced; this snapshot is incomplete: "
+                    + output.written() + " of the " + length + " bytes it announced; this snapshot fails (the cluster records none and goes on): "
                     + e, e);
         }
         output.finish();
