@@ -65,7 +65,8 @@ import org.agrona.concurrent.IdleStrategy;
  *   <li><b>Snapshots.</b> {@code onTakeSnapshot} at log position P waits until every stage has
  *       handled every command published so far, which is exactly the command at P since only
  *       the service thread publishes; then the dedup table and each registered
- *       {@link StageState} are written, in chunks of bounded size. On start the snapshot is
+ *       {@link StageState} or {@link StreamingStageState} are written, in chunks of bounded
+ *       size (a streamed state straight into the snapshot publication). On start the snapshot is
  *       loaded before the pipeline starts, and the cluster replays the log after it.</li>
  *   <li><b>Sessions.</b> A session's first message is a hello naming its client id: the
  *       service binds the session to it (checking what its credentials allow), makes it the only

@@ -1,12 +1,12 @@
 package dev.slipstream.cluster;
 
 import io.aeron.ExclusivePublication;
+import io.aeron.Image;
+import io.aeron.ImageControlledFragmentAssembler;
 import io.aeron.Publication;
-import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.logbuffer.Header;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.IdleStrategy;
@@ -25,6 +25,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  * CHUNK   type | index   | offset       | bytes
  * END     type | sections
  * </pre>
+ *
+ * <p>Lengths and offsets are ints, so a section holds at most {@value #MAX_SECTION_LENGTH} bytes.
+ * A chunk holds the configured chunk length except the section's last; the same state gives
+ * the same messages whether the stage streamed it or wrote it into a buffer.
  */
 final class SnapshotFormat {
     static final int VERSION = 1;
@@ -33,33 +37,115 @@ final class SnapshotFormat {
     static final int CHUNK = 0x534C5003;
     static final int END = 0x534C5004;
     static final int CHUNK_HEADER_LENGTH = 12;
+    /** The longest section: its length and its chunks' offsets are ints. */
+    static final long MAX_SECTION_LENGTH = Integer.MAX_VALUE;
 
     private SnapshotFormat() {
     }
 
     /** Where the writer's messages go: a snapshot publication, or (in tests) a file. */
-    @FunctionalInterface
     interface MessageSink {
         /** Takes one whole message; returns once it is taken. */
         void accept(DirectBuffer buffer, int offset, int length);
+
+        /**
+         * Takes one message made of two parts (a chunk's header, then its bytes in the stage's own
+         * buffer); returns once it is taken. This default joins them into one message.
+         */
+        default void accept(final DirectBuffer head, final int headOffset, final int headLength,
+                final DirectBuffer body, final int bodyOffset, final int bodyLength) {
+            final UnsafeBuffer joined = new UnsafeBuffer(new byte[headLength + bodyLength]);
+            joined.putBytes(0, head, headOffset, headLength);
+            joined.putBytes(headLength, body, bodyOffset, bodyLength);
+            accept(joined, 0, joined.capacity());
+        }
     }
 
-    /** Writes messages to a snapshot publication, retrying on back-pressure. */
+    /** Where the loader's messages come from, one whole message at a time. */
+    interface MessageSource {
+        /**
+         * Takes the next message into {@link #buffer()}, from offset 0.
+         *
+         * @return its length, or -1 if the snapshot has ended
+         */
+        int next();
+
+        /** @return the latest message's bytes, valid until the next call to {@link #next()} */
+        DirectBuffer buffer();
+    }
+
+    /** @return what a message is, for an error that shows what was found instead */
+    static String describe(final DirectBuffer message, final int length) {
+        if (length < 8) {
+            return "a message of " + length + " bytes";
+        }
+        final int type = message.getInt(0);
+        return switch (type) {
+            case BEGIN -> "a BEGIN message";
+            case SECTION -> "the header of section " + message.getInt(4);
+            case CHUNK -> length < CHUNK_HEADER_LENGTH ? "a chunk of " + length + " bytes"
+                    : "a chunk of section " + message.getInt(4) + " at offset " + message.getInt(8) + " with "
+                    + (length - CHUNK_HEADER_LENGTH) + " bytes";
+            case END -> "the END message";
+            default -> "a message of unknown type 0x" + Integer.toHexString(type);
+        };
+    }
+
+    /** Sends messages to a snapshot publication, waiting out back-pressure. */
+    static final class PublicationSink implements MessageSink {
+        private final ExclusivePublication publication;
+        private final IdleStrategy idle;
+
+        PublicationSink(final ExclusivePublication publication, final IdleStrategy idle) {
+            this.publication = publication;
+            this.idle = idle;
+        }
+
+        @Override
+        public void accept(final DirectBuffer buffer, final int offset, final int length) {
+            idle.reset();
+            long result;
+            while ((result = publication.offer(buffer, offset, length)) <= 0) {
+                pushedBack(result);
+            }
+        }
+
+        @Override
+        public void accept(final DirectBuffer head, final int headOffset, final int headLength,
+                final DirectBuffer body, final int bodyOffset, final int bodyLength) {
+            // two parts in one offer: the stage's bytes go into the log buffer without a copy here
+            idle.reset();
+            long result;
+            while ((result = publication.offer(head, headOffset, headLength, body, bodyOffset, bodyLength)) <= 0) {
+                pushedBack(result);
+            }
+        }
+
+        private void pushedBack(final long result) {
+            if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {
+                throw new IllegalStateException("snapshot publication refused a message: "
+                        + Publication.errorString(result));
+            }
+            idle.idle();
+        }
+    }
+
+    /** Writes the snapshot's messages: begin, then each section's header and chunks, then end. */
     static final class Writer {
         private final MessageSink sink;
         private final int chunkLength;
-        private final UnsafeBuffer message;
+        private final UnsafeBuffer message = new UnsafeBuffer(new byte[12]);
+        private final SnapshotOutput output;
 
         Writer(final ExclusivePublication publication, final IdleStrategy idle, final int maxChunkLength) {
-            this((buffer, offset, length) -> offer(publication, idle, buffer, offset, length),
-                    publication.maxMessageLength(), maxChunkLength);
+            this(new PublicationSink(publication, idle), publication.maxMessageLength(), maxChunkLength);
         }
 
         /** A writer to any sink whose messages may be up to {@code maxMessageLength} bytes. */
         Writer(final MessageSink sink, final int maxMessageLength, final int maxChunkLength) {
             this.sink = sink;
             this.chunkLength = Math.max(1, Math.min(maxChunkLength, maxMessageLength - CHUNK_HEADER_LENGTH));
-            this.message = new UnsafeBuffer(new byte[CHUNK_HEADER_LENGTH + chunkLength]);
+            this.output = new SnapshotOutput(sink, chunkLength);
         }
 
         int chunkLength() {
@@ -70,130 +156,89 @@ final class SnapshotFormat {
             message.putInt(0, BEGIN);
             message.putInt(4, VERSION);
             message.putInt(8, sections);
-            offer(message, 0, 12);
+            sink.accept(message, 0, 12);
         }
 
+        /** Writes a section whose bytes are all in {@code bytes}, from offset 0. */
         void section(final int index, final String name, final DirectBuffer bytes, final int length) {
+            final SnapshotOutput out = section(index, name, length);
+            out.putBytes(bytes, 0, length);
+            out.finish();
+        }
+
+        /**
+         * Sends a section's header; the caller writes its {@code length} bytes into the output
+         * returned, then calls its {@code finish}.
+         *
+         * @throws IllegalArgumentException if the length is negative or over {@link #MAX_SECTION_LENGTH}
+         */
+        SnapshotOutput section(final int index, final String name, final long length) {
+            if (length < 0 || length > MAX_SECTION_LENGTH) {
+                throw new IllegalArgumentException("snapshot section '" + name + "' announced " + length + " bytes; "
+                        + "expected 0 to " + MAX_SECTION_LENGTH + " (2 GiB - 1), the most one section holds in "
+                        + "snapshot format " + VERSION + ": split a larger state over several registered stage states");
+            }
             final byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
             final UnsafeBuffer header = new UnsafeBuffer(new byte[16 + nameBytes.length]);
             header.putInt(0, SECTION);
             header.putInt(4, index);
-            header.putInt(8, length);
+            header.putInt(8, (int) length);
             header.putInt(12, nameBytes.length);
             header.putBytes(16, nameBytes);
-            offer(header, 0, header.capacity());
-            for (int at = 0; at < length; at += chunkLength) {
-                final int n = Math.min(chunkLength, length - at);
-                message.putInt(0, CHUNK);
-                message.putInt(4, index);
-                message.putInt(8, at);
-                message.putBytes(CHUNK_HEADER_LENGTH, bytes, at, n);
-                offer(message, 0, CHUNK_HEADER_LENGTH + n);
-            }
+            sink.accept(header, 0, header.capacity());
+            output.begin(name, index, length);
+            return output;
         }
 
         void end(final int sections) {
             message.putInt(0, END);
             message.putInt(4, sections);
-            offer(message, 0, 8);
-        }
-
-        private void offer(final DirectBuffer buffer, final int offset, final int length) {
-            sink.accept(buffer, offset, length);
-        }
-
-        private static void offer(final ExclusivePublication publication, final IdleStrategy idle,
-                final DirectBuffer buffer, final int offset, final int length) {
-            idle.reset();
-            while (true) {
-                final long result = publication.offer(buffer, offset, length);
-                if (result > 0) {
-                    return;
-                }
-                if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {
-                    throw new IllegalStateException("snapshot publication refused a message: "
-                            + Publication.errorString(result));
-                }
-                idle.idle();
-            }
+            sink.accept(message, 0, 8);
         }
     }
 
-    /** Puts the sections back together from the snapshot's messages. */
-    static final class Reader implements FragmentHandler {
-        private final List<String> names = new ArrayList<>();
-        private final List<ExpandableArrayBuffer> sections = new ArrayList<>();
-        private final List<int[]> received = new ArrayList<>();
-        private int expected = -1;
-        private boolean ended;
+    /**
+     * The messages of a snapshot image, one at a time: each is put together from its fragments
+     * and copied out (one message, not the whole snapshot, is held here).
+     */
+    static final class ImageSource implements MessageSource, ControlledFragmentHandler {
+        private final Image image;
+        private final IdleStrategy idle;
+        private final ImageControlledFragmentAssembler assembler = new ImageControlledFragmentAssembler(this);
+        private final ExpandableArrayBuffer message = new ExpandableArrayBuffer(4096);
+        private int length = -1;
+
+        ImageSource(final Image image, final IdleStrategy idle) {
+            this.image = image;
+            this.idle = idle;
+        }
 
         @Override
-        public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header) {
-            final int type = buffer.getInt(offset);
-            switch (type) {
-                case BEGIN -> {
-                    final int version = buffer.getInt(offset + 4);
-                    if (version != VERSION) {
-                        throw new IllegalStateException("snapshot of format version " + version + ", but this "
-                                + "version of the service reads format " + VERSION + " only: start the member with a "
-                                + "version that reads format " + version + " (the one that wrote it, or a later one)");
+        public int next() {
+            length = -1;
+            idle.reset();
+            while (length < 0) {
+                if (image.controlledPoll(assembler, 16) == 0) {
+                    if (image.isEndOfStream() || image.isClosed()) {
+                        return -1;
                     }
-                    expected = buffer.getInt(offset + 8);
-                }
-                case SECTION -> {
-                    final int index = buffer.getInt(offset + 4);
-                    if (index != names.size()) {
-                        throw new IllegalStateException("snapshot section " + index + " out of order; expected "
-                                + names.size());
-                    }
-                    final int total = buffer.getInt(offset + 8);
-                    final int nameLength = buffer.getInt(offset + 12);
-                    names.add(buffer.getStringWithoutLengthUtf8(offset + 16, nameLength));
-                    sections.add(new ExpandableArrayBuffer(Math.max(1, total)));
-                    received.add(new int[] {total, 0});
-                }
-                case CHUNK -> {
-                    final int index = buffer.getInt(offset + 4);
-                    final int at = buffer.getInt(offset + 8);
-                    final int n = length - CHUNK_HEADER_LENGTH;
-                    sections.get(index).putBytes(at, buffer, offset + CHUNK_HEADER_LENGTH, n);
-                    received.get(index)[1] += n;
-                }
-                case END -> ended = true;
-                default -> throw new IllegalStateException("not a pipeline snapshot message: type 0x"
-                        + Integer.toHexString(type));
-            }
-        }
-
-        boolean isComplete() {
-            return ended;
-        }
-
-        /** @throws IllegalStateException if a section is missing or incomplete */
-        void check() {
-            if (expected != names.size()) {
-                throw new IllegalStateException("snapshot announced " + expected + " sections and held "
-                        + names.size());
-            }
-            for (int i = 0; i < received.size(); i++) {
-                final int[] r = received.get(i);
-                if (r[0] != r[1]) {
-                    throw new IllegalStateException("snapshot section '" + names.get(i) + "' announced " + r[0]
-                            + " bytes and held " + r[1]);
+                    idle.idle();
                 }
             }
+            return length;
         }
 
-        List<String> names() {
-            return names;
+        @Override
+        public DirectBuffer buffer() {
+            return message;
         }
 
-        DirectBuffer section(final int index) {
-            return sections.get(index);
-        }
-
-        int length(final int index) {
-            return received.get(index)[0];
+        @Override
+        public Action onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header) {
+            message.putBytes(0, buffer, offset, length);
+            this.length = length;
+            // one message per next(): the rest stays in the image for the next call
+            return Action.BREAK;
         }
     }
 }

@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
+import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -32,15 +32,19 @@ class SnapshotCompatibilityTest {
     private static final Path STORED = Path.of("src", "test", "resources", "snapshots",
             "format-" + SnapshotFormat.VERSION + ".bin");
 
-    /** The state the stored snapshot holds. */
+    /** The state the stored snapshot holds, its ledger written as a StageState. */
     private static byte[] writeSnapshot() {
+        return writeSnapshot(new Ledger());
+    }
+
+    /** The state the stored snapshot holds, its ledger written through {@code ledger}. */
+    private static byte[] writeSnapshot(final Ledger ledger) {
         final DedupTable dedup = new DedupTable();
         dedup.bind(42, 7, 1_000);
         for (final long id : new long[] {1, 2, 3, 5}) {
             dedup.tryApply(42, id, 1_000 + id);
         }
         dedup.tryApply(8, 1, 900);
-        final Ledger ledger = new Ledger();
         ledger.count = 5;
         ledger.sum = 150;
         ledger.checksum = 0x1234_5678_9ABCL;
@@ -52,25 +56,74 @@ class SnapshotCompatibilityTest {
             messages.writeBytes(ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(length).array());
             messages.writeBytes(bytes);
         }, 1024, 100);
-        final ExpandableArrayBuffer section = new ExpandableArrayBuffer();
-        writer.begin(2);
-        writer.section(0, "dedup", section, dedup.write(section, 0));
-        writer.section(1, "ledger", section, ledger.writeSnapshot(section, 0));
-        writer.end(2);
+        final StageStates states = new StageStates();
+        if (ledger instanceof StreamingStageState streaming) {
+            states.registerStreaming("ledger", streaming);
+        } else {
+            states.register("ledger", (StageState) ledger);
+        }
+        new ServiceSnapshots(dedup, states, null, 100).write(writer);
         return messages.toByteArray();
     }
 
-    /** Feeds the stored messages (each a 4-byte little-endian length and its bytes) to a reader. */
-    private static SnapshotFormat.Reader read(final byte[] stored) {
-        final SnapshotFormat.Reader reader = new SnapshotFormat.Reader();
-        final ByteBuffer in = ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN);
-        while (in.hasRemaining()) {
-            final int length = in.getInt();
-            final byte[] message = new byte[length];
-            in.get(message);
-            reader.onFragment(new UnsafeBuffer(message), 0, length, null);
+    /** The test ledger, its state streamed: the same bytes as {@link Ledger#writeSnapshot}. */
+    static final class StreamedLedger extends Ledger implements StreamingStageState {
+        @Override
+        public long snapshotLength() {
+            return 32;
         }
-        return reader;
+
+        @Override
+        public void writeSnapshot(final SnapshotOutput output) {
+            output.putLong(count);
+            output.putLong(sum);
+            output.putLong(checksum);
+            output.putLong(fingerprint);
+        }
+
+        @Override
+        public void loadSnapshot(final SnapshotInput input) {
+            count = input.getLong();
+            sum = input.getLong();
+            checksum = input.getLong();
+            fingerprint = input.getLong();
+        }
+    }
+
+    /** The stored messages (each a 4-byte little-endian length and its bytes), one at a time. */
+    static SnapshotFormat.MessageSource messages(final byte[] stored) {
+        final ByteBuffer in = ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN);
+        final UnsafeBuffer message = new UnsafeBuffer(stored);
+        return new SnapshotFormat.MessageSource() {
+            @Override
+            public int next() {
+                if (!in.hasRemaining()) {
+                    return -1;
+                }
+                final int length = in.getInt();
+                message.wrap(stored, in.position(), length);
+                in.position(in.position() + length);
+                return length;
+            }
+
+            @Override
+            public DirectBuffer buffer() {
+                return message;
+            }
+        };
+    }
+
+    /** Loads the stored messages into a dedup table and a ledger registered as {@code state}. */
+    private static DedupTable read(final byte[] stored, final Object ledger) {
+        final DedupTable dedup = new DedupTable();
+        final StageStates states = new StageStates();
+        if (ledger instanceof StreamingStageState streaming) {
+            states.registerStreaming("ledger", streaming);
+        } else {
+            states.register("ledger", (StageState) ledger);
+        }
+        new ServiceSnapshots(dedup, states, null, 100).load(messages(stored));
+        return dedup;
     }
 
     @Test
@@ -80,19 +133,13 @@ class SnapshotCompatibilityTest {
             Files.write(Path.of(target), writeSnapshot());
         }
         final byte[] stored = Files.readAllBytes(STORED);
-        final SnapshotFormat.Reader reader = read(stored);
-        assertTrue(reader.isComplete());
-        reader.check();
-        assertEquals(List.of("dedup", "ledger"), reader.names());
-        final DedupTable dedup = new DedupTable();
-        dedup.read(reader.section(0), 0, reader.length(0));
+        final Ledger ledger = new Ledger();
+        final DedupTable dedup = read(stored, ledger);
         assertEquals(2, dedup.clientCount());
         assertEquals(5, dedup.highestApplied(42));
         assertEquals(7, dedup.owner(42), "the session bound to client 42");
         assertEquals(DedupTable.DUPLICATE, dedup.tryApply(42, 3, 2_000));
         assertEquals(DedupTable.APPLY, dedup.tryApply(42, 4, 2_000));
-        final Ledger ledger = new Ledger();
-        ledger.loadSnapshot(reader.section(1), 0, reader.length(1));
         assertEquals("5/150/123456789abc/fedcba9", ledger.digest());
         assertTrue(Arrays.equals(stored, writeSnapshot()), "this version writes other bytes from the same state "
                 + "than the stored snapshot of format " + SnapshotFormat.VERSION + ": a format change needs a new "
@@ -101,11 +148,21 @@ class SnapshotCompatibilityTest {
     }
 
     @Test
+    void aStreamedStateWritesAndLoadsTheStoredBytes() throws IOException {
+        final byte[] stored = Files.readAllBytes(STORED);
+        assertTrue(Arrays.equals(stored, writeSnapshot(new StreamedLedger())), "a streamed state must give the same "
+                + "messages as the same state written into a buffer");
+        final StreamedLedger ledger = new StreamedLedger();
+        read(stored, ledger);
+        assertEquals("5/150/123456789abc/fedcba9", ledger.digest());
+    }
+
+    @Test
     void aSnapshotOfAnUnknownFormatIsRefusedNamingBothVersions() throws IOException {
         final byte[] stored = Files.readAllBytes(STORED);
         // the first message is BEGIN: its length (4 bytes), then type, version, sections
         ByteBuffer.wrap(stored).order(ByteOrder.LITTLE_ENDIAN).putInt(Integer.BYTES + 4, SnapshotFormat.VERSION + 1);
-        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> read(stored));
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> read(stored, new Ledger()));
         assertTrue(refused.getMessage().contains("format version " + (SnapshotFormat.VERSION + 1))
                 && refused.getMessage().contains("reads format " + SnapshotFormat.VERSION), refused.getMessage());
     }
