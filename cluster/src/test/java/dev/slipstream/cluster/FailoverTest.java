@@ -28,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * first answer after each fault (the failover time as the client sees it; indicative only, the
  * tests run beside other work; {@code benchmarks/scripts/failover.sh} measures it). A client
  * whose re-send timer is far longer than the test still gets every answer soon after a kill:
- * it re-sends on the new leader's event.
+ * it re-sends on the new leader's event. Every build runs the kill and the re-send on the new
+ * leader's event; {@code -Pstress} adds the network cut, the idle client, the restart of all
+ * members from a snapshot and the seeded-bug proofs.
  */
 class FailoverTest {
     private static final Duration LIMIT = Duration.ofMinutes(2);
@@ -80,6 +82,7 @@ class FailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void cuttingTheLeaderOffTheNetworkLosesNoAcknowledgedCommandAndTheHealedMemberCatchesUp() throws Exception {
         runFaults(28100, 1, "withhold", Fault.PARTITION);
     }
@@ -111,6 +114,7 @@ class FailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void anIdleClientKeepsItsSessionThroughAFailover() throws Exception {
         assertEquals(0, idleThroughAKill(28150, true), "reconnects");
     }
@@ -291,6 +295,7 @@ class FailoverTest {
     }
 
     @Test
+    @Tag("stress")
     void aSnapshotAndARestartOfAllMembersKeepTheState() throws Exception {
         try (ProcessCluster cluster = new ProcessCluster(dir, 28300, 3);
              ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
