@@ -78,7 +78,7 @@ public class CloseProtocolLincheckTest {
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
                 .iterations(TestSize.pick(4, 20, 200))
-                .invocationsPerIteration(1_000)
+                .invocationsPerIteration(TestSize.pick(300, 1_000, 1_000))
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(1)

@@ -82,7 +82,7 @@ public class ExceptionTallyLincheckTest {
     private static ModelCheckingOptions options() {
         return new ModelCheckingOptions()
                 .iterations(TestSize.pick(3, 10, 100))
-                .invocationsPerIteration(1_000)
+                .invocationsPerIteration(TestSize.pick(300, 1_000, 1_000))
                 .threads(2)
                 .actorsPerThread(2)
                 .actorsBefore(0)

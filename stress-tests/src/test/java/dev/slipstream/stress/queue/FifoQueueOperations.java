@@ -1,5 +1,6 @@
 package dev.slipstream.stress.queue;
 
+import dev.slipstream.stress.TestSize;
 import java.util.List;
 import java.util.Queue;
 import org.jetbrains.kotlinx.lincheck.Actor;
@@ -42,11 +43,11 @@ abstract class FifoQueueOperations {
      * Model checking against a sequential specification; the caller sets the scenario's shape.
      *
      * @param specification the sequential FIFO queue the results must match
-     * @return the options, 1,000 invocations per iteration
+     * @return the options, 1,000 invocations per iteration (300 at {@link TestSize#QUICK})
      */
     static ModelCheckingOptions modelChecking(final Class<?> specification) {
         return new ModelCheckingOptions()
-                .invocationsPerIteration(1_000)
+                .invocationsPerIteration(TestSize.pick(300, 1_000, 1_000))
                 .sequentialSpecification(specification);
     }
 
