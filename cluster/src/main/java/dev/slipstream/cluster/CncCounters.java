@@ -4,6 +4,7 @@ import io.aeron.CncFileDescriptor;
 import io.aeron.Counter;
 import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.NodeControl;
 import io.aeron.cluster.service.Cluster;
 import java.io.File;
 import java.nio.MappedByteBuffer;
@@ -43,13 +44,16 @@ final class CncCounters implements MemberCounters {
     private static final int SNAPSHOTS = 1;
     private static final int TOGGLE = 2;
     private static final int COMMIT_POSITION = 3;
-    private static final String[] NAMES = {"node role", "snapshot", "control toggle", "commit position"};
+    private static final int NODE_TOGGLE = 4;
+    private static final String[] NAMES = {"node role", "snapshot", "control toggle", "commit position",
+        "node control toggle"};
 
     private final int memberId;
     private final Supplier<Throwable> failure;
     private final MappedByteBuffer mapping;
     private final CountersReader reader;
     private final AtomicCounter toggle;
+    private final AtomicCounter nodeToggle;
     private final int[] ids;
     private final long[] registrationIds;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -65,6 +69,7 @@ final class CncCounters implements MemberCounters {
         this.ids = ids;
         this.registrationIds = registrationIds;
         this.toggle = new AtomicCounter(reader.valuesBuffer(), ids[TOGGLE]);
+        this.nodeToggle = new AtomicCounter(reader.valuesBuffer(), ids[NODE_TOGGLE]);
     }
 
     /**
@@ -89,7 +94,7 @@ final class CncCounters implements MemberCounters {
                     CncFileDescriptor.createCountersValuesBuffer(mapping, metaData));
             final Counter[] counters = {
                 context.clusterNodeRoleCounter(), context.snapshotCounter(), context.controlToggleCounter(),
-                context.commitPositionCounter(),
+                context.commitPositionCounter(), context.nodeControlToggleCounter(),
             };
             final int[] ids = new int[counters.length];
             final long[] registrationIds = new long[counters.length];
@@ -147,6 +152,20 @@ final class CncCounters implements MemberCounters {
             // the driver reuses a freed counter's slot only after its reuse timeout (1 s by
             // default), so a toggle set just after the check still lands in the member's counter
             return ClusterControl.ToggleState.SNAPSHOT.toggle(toggle);
+        } finally {
+            read.unlock();
+        }
+    }
+
+    @Override
+    public boolean toggleRecordingLogValidation() {
+        final Lock read = lock.readLock();
+        read.lock();
+        try {
+            requireRunning("purge");
+            requireAllocated(NODE_TOGGLE, "purge");
+            // as for the snapshot toggle: a freed slot is not reused within the driver's reuse timeout
+            return NodeControl.ToggleState.VALIDATE_RECORDING_LOG.toggle(nodeToggle);
         } finally {
             read.unlock();
         }

@@ -16,7 +16,8 @@ import java.util.Optional;
  * MemberStatus status = member.status();
  * System.out.println(status);
  * // member 0: LEADER, running; leader 0, term 0, commit position 3296; 1 snapshot (last 4.2 ms);
- * // 1 client, 1 session; outbox backlog 0; 1 command rejected, 0 replies undeliverable
+ * // 1 client, 1 session; outbox backlog 0; 1 command rejected, 0 replies undeliverable;
+ * // archive 196608 bytes, log from 0
  * }</pre>
  *
  * @param memberId the member's id
@@ -37,13 +38,46 @@ import java.util.Optional;
  * @param rejectedCommands commands answered {@link CommandWireFormat#STATUS_REJECTED} on this
  *        member, as {@link ReplyOutbox#rejectedCommands()}, or -1
  * @param undeliverableReplies replies whose session was gone, as {@link ReplyOutbox#undeliverable()}, or -1
+ * @param archiveBytes the bytes of the member's recordings on disk (the log and the snapshots: the
+ *        archive's segment files), as last measured (about once a second, and after each purge), or -1
+ * @param logStartPosition the lowest log position the member's archive still holds: 0 until a
+ *        purge deleted the log's first segments, -1 while not known (before the first purge, or
+ *        with a {@link RetentionPolicy} that purges nothing)
  */
 public record MemberStatus(int memberId, boolean running, Optional<Throwable> failure, Cluster.Role role,
         int leaderMemberId, long leadershipTermId, long commitPosition, long snapshotCount, long lastSnapshotNanos,
         int clientsRemembered, int sessionsBound, int outboxBacklog, long rejectedCommands,
-        long undeliverableReplies) {
+        long undeliverableReplies, long archiveBytes, long logStartPosition) {
     /** The number {@link #roleCode()} gives when the role is not known. */
     public static final int ROLE_UNKNOWN = -1;
+
+    /**
+     * A status without the archive's figures (both -1), as before they were part of it.
+     *
+     * @param memberId the member's id
+     * @param running true while the member runs
+     * @param failure the first error that stopped the member
+     * @param role the member's role, or null
+     * @param leaderMemberId the latest term's leader, or -1
+     * @param leadershipTermId the latest term's id, or -1
+     * @param commitPosition the committed log position, or -1
+     * @param snapshotCount snapshots since start, or -1
+     * @param lastSnapshotNanos the latest snapshot's duration, or -1
+     * @param clientsRemembered clients remembered, or -1
+     * @param sessionsBound sessions bound, or -1
+     * @param outboxBacklog replies not yet offered, or -1
+     * @param rejectedCommands commands rejected, or -1
+     * @param undeliverableReplies replies undeliverable, or -1
+     */
+    public MemberStatus(final int memberId, final boolean running, final Optional<Throwable> failure,
+            final Cluster.Role role, final int leaderMemberId, final long leadershipTermId, final long commitPosition,
+            final long snapshotCount, final long lastSnapshotNanos, final int clientsRemembered,
+            final int sessionsBound, final int outboxBacklog, final long rejectedCommands,
+            final long undeliverableReplies) {
+        this(memberId, running, failure, role, leaderMemberId, leadershipTermId, commitPosition, snapshotCount,
+                lastSnapshotNanos, clientsRemembered, sessionsBound, outboxBacklog, rejectedCommands,
+                undeliverableReplies, -1, -1);
+    }
 
     /**
      * @return the role as a number: Aeron's codes, {@code 0} follower, {@code 1} candidate,
@@ -53,7 +87,7 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
         return role == null ? ROLE_UNKNOWN : role.code();
     }
 
-    /** @return one line for a log: the role and state, the log, snapshots, clients and replies */
+    /** @return one line for a log: the role and state, the log, snapshots, clients, replies and the archive */
     @Override
     public String toString() {
         final StringBuilder line = new StringBuilder(200).append("member ").append(memberId).append(": ")
@@ -74,7 +108,8 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
                 .append(count(sessionsBound, "session", "sessions")).append("; outbox backlog ")
                 .append(outboxBacklog).append("; ").append(count(rejectedCommands, "command", "commands"))
                 .append(" rejected, ").append(count(undeliverableReplies, "reply", "replies"))
-                .append(" undeliverable").toString();
+                .append(" undeliverable; archive ").append(archiveBytes).append(" bytes, log from ")
+                .append(logStartPosition).toString();
     }
 
     private static String count(final long n, final String one, final String many) {

@@ -1,0 +1,256 @@
+package dev.slipstream.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aeron.cluster.RecordingLog;
+import io.aeron.cluster.service.Cluster;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.agrona.CloseHelper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three members in this JVM with periodic snapshots (every 2 MiB of log) and purging (the
+ * latest two snapshots kept), on a log of 1 MiB terms and 1 MiB archive segments so that a
+ * short run purges (commands of 1,000 bytes): after 10 periodic snapshots at a steady rate each member's archive holds at
+ * most twice its latest snapshot plus the log since the snapshot before it, the consensus module
+ * has forgotten the purged snapshots, and a member closed after a purge and started again loads
+ * its latest snapshot (the log below is gone) and reaches the others' state. The bound is shown to
+ * catch a purge that keeps everything.
+ */
+class RetentionTest {
+    static final RetentionPolicy POLICY = RetentionPolicy.NONE.withSnapshotEvery(2 * 1024 * 1024, Duration.ZERO)
+            .keeping(2).withSegmentLength(1024 * 1024);
+    /** Each command's payload: the amount in its first 8 bytes, then padding, so that the log grows quickly. */
+    private static final int PAYLOAD = 1000;
+    private static final Duration LIMIT = Duration.ofSeconds(120);
+    private static final int SNAPSHOTS = 10;
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void restoreHooks() {
+        ClusterMember.logTermLengthForTests = null;
+        ClusterMember.plannerForTests = null;
+    }
+
+    /** Three members, their ledgers, and a client. */
+    private final class Three implements AutoCloseable {
+        final List<String> endpoints;
+        final List<ClusterMember> members = new ArrayList<>();
+        final List<AtomicReference<Ledger>> ledgers = new ArrayList<>();
+        final ClientDriver clientDriver = new ClientDriver(dir.resolve("client-driver"));
+        long next = 1;
+
+        Three(final int basePort) {
+            endpoints = List.of("localhost:" + basePort, "localhost:" + (basePort + 10), "localhost:" + (basePort + 20));
+            ClusterMember.logTermLengthForTests = "1m";
+            for (int id = 0; id < 3; id++) {
+                ledgers.add(new AtomicReference<>());
+                members.add(null);
+                start(id);
+            }
+        }
+
+        void start(final int id) {
+            members.set(id, ClusterMember.start(new MemberConfig(id, endpoints, dir.resolve("member-" + id),
+                    Duration.ofSeconds(2), Duration.ofSeconds(60)), TestPipelines.service(Ledger::new, ledgers.get(id)),
+                    null, POLICY));
+        }
+
+        ClusterCommandClient client() {
+            return ClusterCommandClient.connect(new ClusterCommandClient.Context()
+                    .aeronDirectoryName(clientDriver.directory())
+                    .ingressEndpoints(ClusterMembers.parse(endpoints).ingressEndpoints())
+                    .clientId(1)
+                    .resendAfterNs(TimeUnit.SECONDS.toNanos(60))
+                    .replyListener(new Replies()));
+        }
+
+        /** Sends commands, 200 at a time, until every running member has taken {@code snapshots} since it started. */
+        void sendUntilSnapshots(final ClusterCommandClient client, final long snapshots) {
+            final long deadline = System.nanoTime() + LIMIT.toNanos();
+            while (members.stream().anyMatch(m -> m != null && m.snapshotCount() < snapshots)) {
+                send(client, 200);
+                assertTrue(System.nanoTime() < deadline, "snapshots after " + LIMIT + ": " + counts());
+            }
+        }
+
+        /** Sends {@code n} commands of {@link #PAYLOAD} bytes and waits for their replies. */
+        void send(final ClusterCommandClient client, final int n) {
+            final org.agrona.concurrent.UnsafeBuffer payload = new org.agrona.concurrent.UnsafeBuffer(new byte[PAYLOAD]);
+            for (int i = 0; i < n; i++) {
+                payload.putLong(0, next++);
+                Await.until("room to send", LIMIT, client::poll, () -> client.trySend(payload, 0, PAYLOAD) > 0);
+            }
+            Await.until("every reply", LIMIT, client::poll, () -> client.inFlight() == 0);
+        }
+
+        List<Long> counts() {
+            final List<Long> counts = new ArrayList<>();
+            members.forEach(m -> counts.add(m == null ? -1 : m.snapshotCount()));
+            return counts;
+        }
+
+        @Override
+        public void close() {
+            CloseHelper.quietCloseAll(members);
+            clientDriver.close();
+        }
+    }
+
+    /** A member's archive against the bound, as one line of figures. */
+    record Measure(int memberId, long archiveBytes, long latestSnapshotBytes, long logSinceSnapshotBefore,
+            int validSnapshotEntries) {
+        long bound() {
+            return 2 * (latestSnapshotBytes + logSinceSnapshotBefore);
+        }
+
+        void requireBounded() {
+            assertTrue(archiveBytes <= bound(), "member " + memberId + "'s archive holds " + archiveBytes
+                    + " bytes; expected at most 2 x (latest snapshot " + latestSnapshotBytes
+                    + " + log since the snapshot before it " + logSinceSnapshotBefore + ") = " + bound());
+        }
+    }
+
+    /** Measures a member's archive from its files and its recording log (the member running). */
+    static Measure measure(final int memberId, final Path baseDir, final long commitPosition) throws IOException {
+        final List<RecordingLog.Entry> snapshots = new ArrayList<>();
+        try (RecordingLog log = new RecordingLog(baseDir.resolve("cluster").toFile(), false)) {
+            for (final RecordingLog.Entry entry : log.entries()) {
+                if (entry.type == RecordingLog.ENTRY_TYPE_SNAPSHOT && entry.isValid) {
+                    snapshots.add(entry);
+                }
+            }
+        }
+        // each snapshot: one entry for the service, then one for the consensus module
+        final RecordingLog.Entry latest = snapshots.get(snapshots.size() - 1);
+        final List<Long> positions = snapshots.stream().map(e -> e.logPosition).distinct().toList();
+        final long before = positions.size() >= 2 ? positions.get(positions.size() - 2) : 0;
+        long latestBytes = 0;
+        for (final RecordingLog.Entry entry : snapshots) {
+            if (entry.logPosition == latest.logPosition) {
+                latestBytes += recordingBytes(baseDir.resolve("archive"), entry.recordingId);
+            }
+        }
+        return new Measure(memberId, archiveBytes(baseDir.resolve("archive")), latestBytes, commitPosition - before,
+                snapshots.size());
+    }
+
+    static long archiveBytes(final Path archive) throws IOException {
+        long bytes = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(archive, "*.rec")) {
+            for (final Path file : files) {
+                bytes += Files.size(file);
+            }
+        }
+        return bytes;
+    }
+
+    private static long recordingBytes(final Path archive, final long recordingId) throws IOException {
+        long bytes = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(archive, recordingId + "-*.rec")) {
+            for (final Path file : files) {
+                bytes += Files.size(file);
+            }
+        }
+        return bytes;
+    }
+
+    private static int validSnapshots(final ClusterMember member) {
+        try {
+            return measure(member.config().memberId(), member.config().baseDir(), 0).validSnapshotEntries();
+        } catch (final IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Runs to 10 periodic snapshots and measures every member once each has purged after the last. */
+    private List<Measure> runToTenSnapshots(final Three three) throws IOException {
+        try (ClusterCommandClient client = three.client()) {
+            three.sendUntilSnapshots(client, SNAPSHOTS);
+        }
+        final List<Measure> measures = new ArrayList<>();
+        for (int id = 0; id < 3; id++) {
+            final ClusterMember member = three.members.get(id);
+            // the purge after the latest snapshot, and the consensus module's validation of its recording log
+            Await.until("member " + member.config().memberId() + "'s purge", LIMIT, () -> { }, () ->
+                    ClusterMember.plannerForTests != null || validSnapshots(member) <= 2 * POLICY.snapshotsKept());
+            measures.add(measure(id, member.config().baseDir(), member.status().commitPosition()));
+        }
+        return measures;
+    }
+
+    @Test
+    void eachMembersArchiveStaysWithinTwiceTheLatestSnapshotAndTheLogSinceTheOneBefore() throws Exception {
+        try (Three three = new Three(28500)) {
+            final List<Measure> measures = runToTenSnapshots(three);
+            for (final Measure measure : measures) {
+                System.out.println("retention: " + measure + ", bound " + measure.bound());
+                measure.requireBounded();
+                assertEquals(2 * POLICY.snapshotsKept(), measure.validSnapshotEntries(),
+                        "the consensus module forgot the purged snapshots: " + measure);
+                final MemberStatus status = three.members.get(measure.memberId()).status();
+                assertTrue(status.logStartPosition() > 0, "the log's first segments purged: " + status);
+                assertTrue(status.archiveBytes() > 0, status.toString());
+            }
+        }
+    }
+
+    @Test
+    void theBoundCheckCatchesAPurgeThatKeepsEverything() throws Exception {
+        ClusterMember.plannerForTests = (entries, services, kept) -> RetentionPlan.NOTHING;
+        try (Three three = new Three(28530)) {
+            final List<Measure> measures = runToTenSnapshots(three);
+            for (final Measure measure : measures) {
+                System.out.println("retention, keeping everything: " + measure + ", bound " + measure.bound());
+            }
+            assertThrows(AssertionError.class, () -> measures.get(0).requireBounded());
+        }
+    }
+
+    @Test
+    void aMemberClosedAfterAPurgeStartsFromItsLatestSnapshotWithTheOthersState() throws Exception {
+        try (Three three = new Three(28560)) {
+            try (ClusterCommandClient client = three.client()) {
+                three.sendUntilSnapshots(client, 3);
+                int follower = 0;
+                while (three.members.get(follower).role() == Cluster.Role.LEADER) {
+                    follower++;
+                }
+                final ClusterMember closed = three.members.get(follower);
+                final int id = follower;
+                Await.until("member " + id + "'s purge", LIMIT, () -> { }, () -> closed.status().logStartPosition() > 0);
+                closed.close();
+                three.members.set(id, null);
+                three.send(client, 100);
+                three.start(id);
+                three.send(client, 100);
+                final long commands = three.next - 1;
+                for (int m = 0; m < 3; m++) {
+                    final int member = m;
+                    Await.until("member " + m + " to apply every command", LIMIT, () -> { }, () ->
+                            three.ledgers.get(member).get() != null
+                                    && three.ledgers.get(member).get().published == commands);
+                }
+                final String digest = three.ledgers.get(0).get().digest();
+                assertEquals(digest, three.ledgers.get(1).get().digest());
+                assertEquals(digest, three.ledgers.get(2).get().digest());
+                assertTrue(three.members.get(id).status().logStartPosition() > 0,
+                        "the restarted member's log starts after 0, so it loaded a snapshot");
+            }
+        }
+    }
+}
