@@ -310,7 +310,9 @@ public final class ClusterMember implements AutoCloseable {
             final ClusteredServiceContainer container = ClusteredServiceContainer.launch(containerContext);
             final Retention retainer = Retention.start(id, retention, counters, base,
                     () -> AeronArchive.connect(archiveClient.clone()), 1,
-                    plannerForTests != null ? plannerForTests : RetentionPlan::of);
+                    plannerForTests != null ? plannerForTests : RetentionPlan::of,
+                    config.leaderHeartbeatTimeout().toNanos(), new CatchUpCheck(id, members, base),
+                    reason -> errors.stop(new IllegalStateException(reason)));
             return new ClusterMember(config, lockChannel, lock, driver, container, service, counters, errors,
                     retention, retainer);
         } catch (final ClusterStartException e) {
@@ -547,6 +549,13 @@ public final class ClusterMember implements AutoCloseable {
 
         Throwable first() {
             return first.get();
+        }
+
+        /** Stops the member for a reason found outside its agents (a member that can never catch up). */
+        void stop(final Throwable reason) {
+            if (!closing && first.compareAndSet(null, reason)) {
+                LOG.log(System.Logger.Level.ERROR, "cluster member " + memberId + " stopped: " + reason.getMessage());
+            }
         }
 
         @Override

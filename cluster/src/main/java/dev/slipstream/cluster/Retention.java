@@ -1,6 +1,8 @@
 package dev.slipstream.cluster;
 
 import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusterMembership;
+import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.RecordingLog;
 import io.aeron.cluster.service.Cluster;
 import java.io.IOException;
@@ -27,7 +29,8 @@ import java.util.function.Supplier;
  * snapshot), so it never races the consensus module for what it uses.
  *
  * <pre>{@code
- * Retention retention = Retention.start(0, policy, counters, baseDir, aeronDir, localControlChannel, 1);
+ * Retention retention = Retention.start(0, policy, counters, baseDir, archiveClient, 1, RetentionPlan::of,
+ *         heartbeatTimeoutNs);
  * long bytes = retention.archiveBytes();
  * retention.close();                      // before the archive and the driver close
  * }</pre>
@@ -36,6 +39,7 @@ final class Retention implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Retention.class.getName());
     static final long TICK_MS = 20;
     private static final long MEASURE_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MEMBERS_QUERY_TIMEOUT_MS = 2_000;
 
     private final int memberId;
     private final RetentionPolicy policy;
@@ -45,6 +49,9 @@ final class Retention implements AutoCloseable {
     private final Supplier<AeronArchive> archiveClient;
     private final int serviceCount;
     private final RetentionPlanner planner;
+    private final long liveWithinNs;
+    private final CatchUpCheck catchUp;
+    private final java.util.function.Consumer<String> stop;
     private final Thread thread;
     private volatile boolean closed;
     /** Written by the retention thread, read by any: the recording segments' bytes on disk. */
@@ -58,6 +65,8 @@ final class Retention implements AutoCloseable {
     private SnapshotSchedule schedule;
     private long snapshotCount = -1;
     private long measuredNs;
+    private long lastCommitPosition = -1;
+    private long commitMovedNs;
 
     /** Works out what to purge: {@link RetentionPlan#of}, or a test's seeded bug. */
     interface RetentionPlanner {
@@ -66,8 +75,12 @@ final class Retention implements AutoCloseable {
 
     private Retention(final int memberId, final RetentionPolicy policy, final MemberCounters counters,
             final Path baseDir, final Supplier<AeronArchive> archiveClient, final int serviceCount,
-            final RetentionPlanner planner) {
+            final RetentionPlanner planner, final long liveWithinNs, final CatchUpCheck catchUp,
+            final java.util.function.Consumer<String> stop) {
         this.memberId = memberId;
+        this.liveWithinNs = liveWithinNs;
+        this.catchUp = catchUp;
+        this.stop = stop;
         this.policy = policy;
         this.counters = counters;
         this.archiveDir = baseDir.resolve("archive");
@@ -83,12 +96,17 @@ final class Retention implements AutoCloseable {
      * Starts the retention thread of a member.
      *
      * @param archiveClient connects a client to the member's own archive, when a purge first needs one
+     * @param liveWithinNs how recently another member must have reported its log position for its
+     *        needs to hold the purge back (the leader heartbeat timeout); a follower whose commit
+     *        position has not moved for twice as long is checked with {@code catchUp}
+     * @param stop stops the member with the reason, when {@code catchUp} finds it can never catch up
      */
     static Retention start(final int memberId, final RetentionPolicy policy, final MemberCounters counters,
             final Path baseDir, final Supplier<AeronArchive> archiveClient, final int serviceCount,
-            final RetentionPlanner planner) {
+            final RetentionPlanner planner, final long liveWithinNs, final CatchUpCheck catchUp,
+            final java.util.function.Consumer<String> stop) {
         final Retention retention = new Retention(memberId, policy, counters, baseDir, archiveClient, serviceCount,
-                planner);
+                planner, liveWithinNs, catchUp, stop);
         retention.thread.start();
         return retention;
     }
@@ -156,6 +174,7 @@ final class Retention implements AutoCloseable {
                 measure();
             }
         }
+        watchCatchUp(readings, nowNs);
         if (policy.snapshotsPeriodically() && readings.role() == Cluster.Role.LEADER
                 && schedule.isDue(readings.commitPosition(), nowNs)) {
             try {
@@ -179,13 +198,68 @@ final class Retention implements AutoCloseable {
         if (archive == null) {
             archive = archiveClient.get();
         }
-        logStartPosition = new ArchivePurge(memberId, archive).apply(plan);
+        logStartPosition = new ArchivePurge(memberId, archive).apply(sparingLiveMembers(plan));
         if (!plan.snapshotRecordings().isEmpty()) {
             // the consensus module marks the purged snapshots invalid in its own recording log; if
             // another node action holds the toggle, the next purge asks again
             counters.toggleRecordingLogValidation();
             purges = purges + 1;
         }
+    }
+
+    /**
+     * A member that is not leading and whose commit position has not moved for twice the leader
+     * heartbeat timeout is either waiting in a quiet cluster or stuck behind a purged leader:
+     * {@link CatchUpCheck} tells which, and a stuck one is stopped with the procedure that seeds it.
+     */
+    private void watchCatchUp(final MemberCounters.Readings readings, final long nowNs) {
+        if (readings.commitPosition() != lastCommitPosition || readings.role() == Cluster.Role.LEADER) {
+            lastCommitPosition = readings.commitPosition();
+            commitMovedNs = nowNs;
+            return;
+        }
+        if (nowNs - commitMovedNs < 2 * liveWithinNs) {
+            return;
+        }
+        commitMovedNs = nowNs;  // checked at most once per two timeouts
+        final String reason = catchUp.stuck(readings.commitPosition());
+        if (reason != null) {
+            stop.accept(reason);
+        }
+    }
+
+    /**
+     * The plan, with the log kept from the lowest position any other live member has appended, if
+     * that is below the plan's: a member that lags (or lost the live log and must catch up) can
+     * then still replicate the log it misses from this member's archive. A member counts as live
+     * while it has reported its position within the leader heartbeat timeout; only the leader
+     * hears the others' positions, so a follower's plan stays as it is. A member down longer than
+     * that is not waited for: the disk must not fill while it is down, and it comes back by the
+     * restart procedure of the operations guide.
+     */
+    private RetentionPlan sparingLiveMembers(final RetentionPlan plan) {
+        if (plan.keepLogFrom() < 0) {
+            return plan;
+        }
+        final ClusterMembership membership = new ClusterMembership();
+        if (!ClusterTool.listMembers(membership, clusterDir.toFile(), MEMBERS_QUERY_TIMEOUT_MS)
+                || membership.activeMembers == null) {
+            // nothing known of the others: keep the log this time, and try again after the next snapshot
+            return new RetentionPlan(plan.logRecordingId(), -1, plan.snapshotRecordings());
+        }
+        if (membership.leaderMemberId != membership.memberId) {
+            return plan;  // a follower's view of the others' positions is not kept up to date
+        }
+        long keepFrom = plan.keepLogFrom();
+        for (final io.aeron.cluster.ClusterMember other : membership.activeMembers) {
+            final boolean heardRecently = other.timeOfLastAppendPositionNs() > 0
+                    && membership.currentTimeNs - other.timeOfLastAppendPositionNs() < liveWithinNs;
+            if (other.id() != membership.memberId && heardRecently && other.logPosition() >= 0) {
+                keepFrom = Math.min(keepFrom, other.logPosition());
+            }
+        }
+        return keepFrom == plan.keepLogFrom() ? plan
+                : new RetentionPlan(plan.logRecordingId(), keepFrom, plan.snapshotRecordings());
     }
 
     private void measure() {

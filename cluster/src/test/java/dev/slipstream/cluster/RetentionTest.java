@@ -150,20 +150,22 @@ class RetentionTest {
     }
 
     static long archiveBytes(final Path archive) throws IOException {
-        long bytes = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(archive, "*.rec")) {
-            for (final Path file : files) {
-                bytes += Files.size(file);
-            }
-        }
-        return bytes;
+        return filesBytes(archive, "*.rec");
     }
 
     private static long recordingBytes(final Path archive, final long recordingId) throws IOException {
+        return filesBytes(archive, recordingId + "-*.rec");
+    }
+
+    private static long filesBytes(final Path archive, final String glob) throws IOException {
         long bytes = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(archive, recordingId + "-*.rec")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(archive, glob)) {
             for (final Path file : files) {
-                bytes += Files.size(file);
+                try {
+                    bytes += Files.size(file);
+                } catch (final java.nio.file.NoSuchFileException purgedMeanwhile) {
+                    // the member's purge deleted it after the listing
+                }
             }
         }
         return bytes;
@@ -252,5 +254,80 @@ class RetentionTest {
                         "the restarted member's log starts after 0, so it loaded a snapshot");
             }
         }
+    }
+
+    /**
+     * A follower closed while the others take four snapshots and purge the log it would need
+     * (it is down longer than the leader heartbeat timeout, so the leader does not wait for it)
+     * cannot catch up when started again: it stops, naming the procedure. The procedure (its
+     * directories replaced by a copy of a stopped peer's) brings it back with the others' state.
+     */
+    @Test
+    void aMemberDownWhileTheOthersPurgedStopsNamingTheProcedureAndIsSeededFromAPeer() throws Exception {
+        try (Three three = new Three(28590)) {
+            try (ClusterCommandClient client = three.client()) {
+                three.sendUntilSnapshots(client, 1);
+                final int leader = leader(three);
+                final int lagging = (leader + 1) % 3;
+                final int peer = (leader + 2) % 3;
+                three.members.get(lagging).close();
+                three.members.set(lagging, null);
+                // down for longer than the leader heartbeat timeout: the leader no longer keeps its log for it
+                Thread.sleep(2 * 2_000);
+                three.sendUntilSnapshots(client, 5);
+                Await.until("the leader's purge", LIMIT, () -> { },
+                        () -> three.members.get(leader).status().logStartPosition() > 0);
+                three.start(lagging);
+                final ClusterMember stuck = three.members.get(lagging);
+                Await.until("member " + lagging + " to stop", LIMIT, () -> { }, () -> stuck.failure().isPresent());
+                final String reason = stuck.failure().get().getMessage();
+                assertTrue(reason.contains("cluster member " + lagging + " cannot catch up")
+                        && reason.contains("copy that follower's archive/ and cluster/ directories")
+                        && reason.contains("\"Restart a member\""), reason);
+                assertTrue(!stuck.isRunning());
+
+                // the procedure: stop it, stop a follower that runs, copy, start both
+                stuck.close();
+                three.members.get(peer).close();
+                // the operations guide's commands, on this test's directories
+                final Path from = dir.resolve("member-" + peer);
+                final Path to = dir.resolve("member-" + lagging);
+                shell("rm", "-rf", to.resolve("archive").toString(), to.resolve("cluster").toString());
+                shell("cp", "-a", from.resolve("archive").toString(), from.resolve("cluster").toString(), to + "/");
+                three.start(peer);
+                three.start(lagging);
+                three.send(client, 100);
+                final long commands = three.next - 1;
+                for (int m = 0; m < 3; m++) {
+                    final int member = m;
+                    Await.until("member " + m + " to apply every command", LIMIT, () -> { }, () ->
+                            three.ledgers.get(member).get() != null
+                                    && three.ledgers.get(member).get().published == commands);
+                }
+                assertEquals(three.ledgers.get(leader).get().digest(), three.ledgers.get(lagging).get().digest());
+                assertEquals(three.ledgers.get(leader).get().digest(), three.ledgers.get(peer).get().digest());
+            }
+        }
+    }
+
+    private static int leader(final Three three) {
+        final int[] leader = {-1};
+        Await.until("a leader", LIMIT, () -> { }, () -> {
+            for (int id = 0; id < 3; id++) {
+                final ClusterMember member = three.members.get(id);
+                if (member != null && member.role() == Cluster.Role.LEADER) {
+                    leader[0] = id;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return leader[0];
+    }
+
+    private static void shell(final String... command) throws IOException, InterruptedException {
+        final Process process = new ProcessBuilder(command).inheritIO().start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), String.join(" ", command) + " still running after 60 s");
+        assertEquals(0, process.exitValue(), String.join(" ", command));
     }
 }
