@@ -9,8 +9,10 @@
 #
 # archive_bytes is the length of the member's recording files (log and snapshots; snapshot files
 # are sparse, as long as their channel's term); bound is 2 x (latest snapshot + log since the
-# snapshot before it), measured from the member's files and recording log. The run exits 1 if a
-# member that has taken two snapshots is ever over its bound, and prints how many times.
+# snapshot before it), measured from the member's files and recording log once its purge after
+# that snapshot is done. The run exits 1 if a member is ever over its bound from its third
+# snapshot on (before that nothing can be purged), and prints how many times. At the end, `du`
+# gives the blocks each member's archive really takes on disk.
 #
 # Usage: benchmarks/scripts/retention.sh [--quick]
 #   --quick   a short check (about a minute on 2 cores): 10 snapshots, every 2 MiB of log, 1 MiB
@@ -53,3 +55,4 @@ java -Xmx1g --add-opens java.base/jdk.internal.misc=ALL-UNNAMED \
     -cp "cluster/target/test-classes:cluster/target/classes:core/target/classes:$deps" \
     dev.slipstream.cluster.RetentionRun "$dir" "$port" "$snapshots" "$rate" "$log_bytes" "$segment" "$mode" \
     2> "$dir/members-stderr.txt" || { status=$?; tail -30 "$dir/members-stderr.txt" >&2; exit $status; }
+echo "# on disk (du, bytes of blocks): $(du -s -B1 "$dir"/member-*/archive | awk '{printf "%s %s; ", $2, $1}')"

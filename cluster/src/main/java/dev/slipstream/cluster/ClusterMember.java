@@ -59,6 +59,13 @@ import org.agrona.concurrent.NoOpLock;
  * SIGKILL can be started again at once. Closing stops the service container, then the rest,
  * then releases the lock.
  *
+ * <p>A member started with a {@link RetentionPolicy} asks for periodic snapshots while it leads
+ * and, after each snapshot, purges its archive of the snapshots and log that its latest kept
+ * snapshots make unnecessary (on a thread of its own, through Aeron Archive's operations; the
+ * consensus module forgets the purged snapshots itself). A member that finds it can never catch
+ * up (its log ends where the other members' archives no longer reach) stops, and
+ * {@link #failure()} names the procedure that seeds it from a peer.
+ *
  * <h2>What is safe to call when</h2>
  *
  * <p>Every method may be called from any thread at any time: while the member runs, while it

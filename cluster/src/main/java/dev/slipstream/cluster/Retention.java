@@ -174,7 +174,10 @@ final class Retention implements AutoCloseable {
                 measure();
             }
         }
-        watchCatchUp(readings, nowNs);
+        if (policy.purges()) {
+            // only a cluster that purges can leave a member behind for good
+            watchCatchUp(readings, nowNs);
+        }
         if (policy.snapshotsPeriodically() && readings.role() == Cluster.Role.LEADER
                 && schedule.isDue(readings.commitPosition(), nowNs)) {
             try {

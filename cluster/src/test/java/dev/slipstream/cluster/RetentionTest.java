@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * most twice its latest snapshot plus the log since the snapshot before it, the consensus module
  * has forgotten the purged snapshots, and a member closed after a purge and started again loads
  * its latest snapshot (the log below is gone) and reaches the others' state. The bound is shown to
- * catch a purge that keeps everything.
+ * catch a purge that keeps everything, and the restart check a purge that keeps no snapshot. A
+ * member down while the others purged stops naming the procedure, which then seeds it.
  */
 class RetentionTest {
     static final RetentionPolicy POLICY = RetentionPolicy.NONE.withSnapshotEvery(2 * 1024 * 1024, Duration.ZERO)
@@ -223,9 +224,13 @@ class RetentionTest {
         }
     }
 
-    @Test
-    void aMemberClosedAfterAPurgeStartsFromItsLatestSnapshotWithTheOthersState() throws Exception {
-        try (Three three = new Three(28560)) {
+    /**
+     * Runs to 3 periodic snapshots, closes a follower once it has purged, sends 100 commands,
+     * starts it again, sends 100 more and checks, within {@code limit}, that every member applied
+     * every command and that the three agree.
+     */
+    private void restartAfterAPurge(final int basePort, final Duration limit) throws Exception {
+        try (Three three = new Three(basePort)) {
             try (ClusterCommandClient client = three.client()) {
                 three.sendUntilSnapshots(client, 3);
                 int follower = 0;
@@ -234,16 +239,30 @@ class RetentionTest {
                 }
                 final ClusterMember closed = three.members.get(follower);
                 final int id = follower;
+                // no more snapshots come without commands: give the purge after the latest one (its
+                // retention thread ticks every 20 ms) and the consensus module's validation time
+                Thread.sleep(1_000);
                 Await.until("member " + id + "'s purge", LIMIT, () -> { }, () -> closed.status().logStartPosition() > 0);
                 closed.close();
                 three.members.set(id, null);
                 three.send(client, 100);
-                three.start(id);
-                three.send(client, 100);
+                try {
+                    three.start(id);
+                } catch (final ClusterStartException e) {
+                    throw new AssertionError("member " + id + " did not start again after its purge: " + e, e);
+                }
+                final long deadline = System.nanoTime() + limit.toNanos();
+                // sent one at a time with a deadline: a member that never recovers must not hold the client
+                final org.agrona.concurrent.UnsafeBuffer payload = new org.agrona.concurrent.UnsafeBuffer(new byte[PAYLOAD]);
+                for (int i = 0; i < 100; i++) {
+                    payload.putLong(0, three.next++);
+                    Await.until("room to send", limit, client::poll, () -> client.trySend(payload, 0, PAYLOAD) > 0);
+                }
                 final long commands = three.next - 1;
                 for (int m = 0; m < 3; m++) {
                     final int member = m;
-                    Await.until("member " + m + " to apply every command", LIMIT, () -> { }, () ->
+                    final long left = Math.max(1, deadline - System.nanoTime());
+                    Await.until("member " + m + " to apply every command", Duration.ofNanos(left), client::poll, () ->
                             three.ledgers.get(member).get() != null
                                     && three.ledgers.get(member).get().published == commands);
                 }
@@ -254,6 +273,30 @@ class RetentionTest {
                         "the restarted member's log starts after 0, so it loaded a snapshot");
             }
         }
+    }
+
+    @Test
+    void aMemberClosedAfterAPurgeStartsFromItsLatestSnapshotWithTheOthersState() throws Exception {
+        restartAfterAPurge(28560, LIMIT);
+    }
+
+    /** The seeded bug: a purge that keeps no snapshot at all, yet the log only from the latest one on. */
+    @Test
+    void theRestartCheckCatchesAPurgeThatKeepsNoSnapshot() {
+        ClusterMember.plannerForTests = (entries, services, kept) -> {
+            final RetentionPlan plan = RetentionPlan.of(entries, services, kept);
+            final List<RecordingLog.Entry> snapshots = entries.stream()
+                    .filter(entry -> entry.type == RecordingLog.ENTRY_TYPE_SNAPSHOT && entry.isValid).toList();
+            if (snapshots.isEmpty()) {
+                return plan;
+            }
+            // the log from the latest snapshot on, as if it were kept; and every snapshot's recording
+            return new RetentionPlan(plan.logRecordingId(), snapshots.get(snapshots.size() - 1).logPosition,
+                    snapshots.stream().map(entry -> entry.recordingId).toList());
+        };
+        final AssertionError caught = assertThrows(AssertionError.class,
+                () -> restartAfterAPurge(28650, Duration.ofSeconds(20)));
+        System.out.println("retention, keeping no snapshot: " + caught.getMessage());
     }
 
     /**
