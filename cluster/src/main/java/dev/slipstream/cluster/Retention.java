@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
  * ({@link SnapshotSchedule}), and after each snapshot this member takes purges what the latest
  * kept snapshots make unnecessary ({@link RetentionPlan}, {@link ArchivePurge}), then has the
  * consensus module forget the purged snapshots. It also measures the archive for the member's
- * status.
+ * status, and stops a member that can never catch up ({@link CatchUpCheck}). The thread ties
+ * these together; each decision is its own class's.
  *
  * <p>Why a thread beside the consensus module and not inside it: Aeron 1.51.0's consensus module
  * owns the recording log (it caches its entries and appends at its own index), so this thread
@@ -30,7 +32,7 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * Retention retention = Retention.start(0, policy, counters, baseDir, archiveClient, 1, RetentionPlan::of,
- *         heartbeatTimeoutNs);
+ *         heartbeatTimeoutNs, new CatchUpCheck(0, members, baseDir), reason -> failures.stop(reason));
  * long bytes = retention.archiveBytes();
  * retention.close();                      // before the archive and the driver close
  * }</pre>
@@ -51,15 +53,13 @@ final class Retention implements AutoCloseable {
     private final RetentionPlanner planner;
     private final long liveWithinNs;
     private final CatchUpCheck catchUp;
-    private final java.util.function.Consumer<String> stop;
+    private final Consumer<String> stop;
     private final Thread thread;
     private volatile boolean closed;
     /** Written by the retention thread, read by any: the recording segments' bytes on disk. */
     private volatile long archiveBytes = -1;
     /** Written by the retention thread, read by any: where the log's recording starts, -1 before it is known. */
     private volatile long logStartPosition = -1;
-    /** Written by the retention thread, read by any: purges that deleted something. */
-    private volatile long purges;
     // the retention thread's own
     private AeronArchive archive;
     private SnapshotSchedule schedule;
@@ -76,7 +76,7 @@ final class Retention implements AutoCloseable {
     private Retention(final int memberId, final RetentionPolicy policy, final MemberCounters counters,
             final Path baseDir, final Supplier<AeronArchive> archiveClient, final int serviceCount,
             final RetentionPlanner planner, final long liveWithinNs, final CatchUpCheck catchUp,
-            final java.util.function.Consumer<String> stop) {
+            final Consumer<String> stop) {
         this.memberId = memberId;
         this.liveWithinNs = liveWithinNs;
         this.catchUp = catchUp;
@@ -104,7 +104,7 @@ final class Retention implements AutoCloseable {
     static Retention start(final int memberId, final RetentionPolicy policy, final MemberCounters counters,
             final Path baseDir, final Supplier<AeronArchive> archiveClient, final int serviceCount,
             final RetentionPlanner planner, final long liveWithinNs, final CatchUpCheck catchUp,
-            final java.util.function.Consumer<String> stop) {
+            final Consumer<String> stop) {
         final Retention retention = new Retention(memberId, policy, counters, baseDir, archiveClient, serviceCount,
                 planner, liveWithinNs, catchUp, stop);
         retention.thread.start();
@@ -119,11 +119,6 @@ final class Retention implements AutoCloseable {
     /** @return where the log's recording starts (its lowest position still on disk), -1 before the first purge */
     long logStartPosition() {
         return logStartPosition;
-    }
-
-    /** @return purges that deleted something since the member started */
-    long purges() {
-        return purges;
     }
 
     private void run() {
@@ -206,7 +201,6 @@ final class Retention implements AutoCloseable {
             // the consensus module marks the purged snapshots invalid in its own recording log; if
             // another node action holds the toggle, the next purge asks again
             counters.toggleRecordingLogValidation();
-            purges = purges + 1;
         }
     }
 

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * When a {@link ClusterMember} asks for snapshots on its own, and how much of its archive it keeps:
- * the settings of a member's {@link Retention}.
+ * the settings of a member's retention.
  *
  * <ul>
  *   <li><b>Periodic snapshots.</b> While the member leads, it asks for a snapshot (as
