@@ -24,7 +24,7 @@
 #             files + 2 x 256 MiB of log) of disk under DIR
 #   env DIR   where the members' directories go (default a new temporary directory, deleted after);
 #             the members' log lines go to DIR/members-stderr.txt (its end is printed if the run fails)
-#   env PORT  the first of the members' base ports (default 28700; uses PORT..PORT+24)
+#   env PORT  the first of the members' base ports (default 28900; uses PORT..PORT+24)
 # Build: the script runs mvn -o -q -pl cluster -am test-compile first (set NO_BUILD=1 to skip).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,7 +34,7 @@ else
     mode=full; snapshots=${SNAPSHOTS:-100}; rate=${RATE:-20000}; log_bytes=${LOG_BYTES:-$((256 << 20))}
     segment=${SEGMENT:-$((8 << 20))}
 fi
-port=${PORT:-28700}
+port=${PORT:-28900}
 if [[ -z ${NO_BUILD:-} ]]; then
     mvn -B -o -q -pl cluster -am test-compile
 fi

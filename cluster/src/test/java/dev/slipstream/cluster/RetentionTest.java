@@ -45,6 +45,7 @@ class RetentionTest {
     void restoreHooks() {
         ClusterMember.logTermLengthForTests = null;
         ClusterMember.plannerForTests = null;
+        Retention.spareLiveMembers = true;
     }
 
     /** Three members, their ledgers, and a client. */
@@ -55,7 +56,14 @@ class RetentionTest {
         final ClientDriver clientDriver = new ClientDriver(dir.resolve("client-driver"));
         long next = 1;
 
+        final Duration heartbeatTimeout;
+
         Three(final int basePort) {
+            this(basePort, Duration.ofSeconds(2));
+        }
+
+        Three(final int basePort, final Duration heartbeatTimeout) {
+            this.heartbeatTimeout = heartbeatTimeout;
             endpoints = List.of("localhost:" + basePort, "localhost:" + (basePort + 10), "localhost:" + (basePort + 20));
             ClusterMember.logTermLengthForTests = "1m";
             for (int id = 0; id < 3; id++) {
@@ -67,7 +75,7 @@ class RetentionTest {
 
         void start(final int id) {
             members.set(id, ClusterMember.start(new MemberConfig(id, endpoints, dir.resolve("member-" + id),
-                    Duration.ofSeconds(2), Duration.ofSeconds(60)), TestPipelines.service(Ledger::new, ledgers.get(id)),
+                    heartbeatTimeout, Duration.ofSeconds(60)), TestPipelines.service(Ledger::new, ledgers.get(id)),
                     null, POLICY));
         }
 
@@ -297,6 +305,50 @@ class RetentionTest {
         final AssertionError caught = assertThrows(AssertionError.class,
                 () -> restartAfterAPurge(28650, Duration.ofSeconds(20)));
         System.out.println("retention, keeping no snapshot: " + caught.getMessage());
+    }
+
+    /**
+     * A follower closed for less than the leader heartbeat timeout (10 s here) while the others
+     * take two more snapshots: the leader keeps its log from where that follower had got to, so the
+     * follower, started again, catches up by replicating the log it missed.
+     */
+    @Test
+    void theLeaderKeepsTheLogAFollowerHeardWithinTheHeartbeatTimeoutStillNeeds() throws Exception {
+        leaderKeepsAClosedFollowersLog(28680);
+    }
+
+    /** The seeded bug: every member purges to its own oldest kept snapshot, whatever the others have. */
+    @Test
+    void theCheckCatchesALeaderThatPurgesWhatALiveFollowerNeeds() {
+        Retention.spareLiveMembers = false;
+        final AssertionError caught = assertThrows(AssertionError.class, () -> leaderKeepsAClosedFollowersLog(28710));
+        System.out.println("retention, sparing no follower: " + caught.getMessage());
+    }
+
+    private void leaderKeepsAClosedFollowersLog(final int basePort) throws Exception {
+        try (Three three = new Three(basePort, Duration.ofSeconds(10))) {
+            try (ClusterCommandClient client = three.client()) {
+                three.sendUntilSnapshots(client, 1);
+                final int leader = leader(three);
+                final int follower = (leader + 1) % 3;
+                final long followerEnd = three.members.get(follower).status().commitPosition();
+                three.members.get(follower).close();
+                three.members.set(follower, null);
+                three.sendUntilSnapshots(client, 3);
+                Thread.sleep(1_000);  // the leader's purge after its latest snapshot
+                final MemberStatus leading = three.members.get(leader).status();
+                assertTrue(leading.logStartPosition() <= followerEnd, "the leader keeps the log from "
+                        + leading.logStartPosition() + ", at or below the follower's end " + followerEnd);
+                three.start(follower);
+                three.send(client, 100);
+                final long commands = three.next - 1;
+                Await.until("member " + follower + " to catch up", LIMIT, () -> { }, () ->
+                        three.ledgers.get(follower).get() != null
+                                && three.ledgers.get(follower).get().published == commands);
+                assertEquals(three.ledgers.get(leader).get().digest(), three.ledgers.get(follower).get().digest());
+                assertTrue(three.members.get(follower).failure().isEmpty());
+            }
+        }
     }
 
     /**
