@@ -125,7 +125,8 @@ public final class ClusterLauncher {
         }
         final ClusterMember member;
         try {
-            member = ClusterMember.start(memberConfig, service, config.authenticator().orElse(null));
+            member = ClusterMember.start(memberConfig, service, config.authenticator().orElse(null),
+                    config.retention());
         } catch (final ClusterStartException e) {
             err.println(e.getMessage());
             return START_FAILED;

@@ -59,6 +59,13 @@ import org.agrona.concurrent.NoOpLock;
  * SIGKILL can be started again at once. Closing stops the service container, then the rest,
  * then releases the lock.
  *
+ * <p>A member started with a {@link RetentionPolicy} asks for periodic snapshots while it leads
+ * and, after each snapshot, purges its archive of the snapshots and log that its latest kept
+ * snapshots make unnecessary (on a thread of its own, through Aeron Archive's operations; the
+ * consensus module forgets the purged snapshots itself). A member that finds it can never catch
+ * up (its log ends where the other members' archives no longer reach) stops, and
+ * {@link #failure()} names the procedure that seeds it from a peer.
+ *
  * <h2>What is safe to call when</h2>
  *
  * <p>Every method may be called from any thread at any time: while the member runs, while it
@@ -120,6 +127,10 @@ import org.agrona.concurrent.NoOpLock;
 public final class ClusterMember implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClusterMember.class.getName());
     private static final String LOG_CHANNEL = "aeron:udp?term-length=8m";
+    /** The log's term length; set only by tests that need small archive segments, so that a short run purges. */
+    static String logTermLengthForTests;
+    /** What a purge deletes; replaced only by tests that seed a bug in it. */
+    static Retention.RetentionPlanner plannerForTests;
 
     /**
      * How a member reads its consensus module's counters: null for its own mapping
@@ -137,14 +148,19 @@ public final class ClusterMember implements AutoCloseable {
     private final ClusteredService service;
     private final MemberCounters counters;
     private final Failures failures;
+    private final RetentionPolicy retention;
+    private final Retention retainer;
     /** Held for the whole of {@link #close()}, so that a second caller returns once the member is closed. */
     private final Object closeLock = new Object();
     private volatile boolean closed;
 
     private ClusterMember(final MemberConfig config, final FileChannel lockChannel, final FileLock lock,
             final ClusteredMediaDriver driver, final ClusteredServiceContainer container,
-            final ClusteredService service, final MemberCounters counters, final Failures failures) {
+            final ClusteredService service, final MemberCounters counters, final Failures failures,
+            final RetentionPolicy retention, final Retention retainer) {
         this.config = config;
+        this.retention = retention;
+        this.retainer = retainer;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.driver = driver;
@@ -179,7 +195,28 @@ public final class ClusterMember implements AutoCloseable {
      */
     public static ClusterMember start(final MemberConfig config, final ClusteredService service,
             final AuthenticatorSupplier authenticator) {
+        return start(config, service, authenticator, RetentionPolicy.NONE);
+    }
+
+    /**
+     * Starts a member that takes periodic snapshots and purges its archive as {@code retention} says.
+     *
+     * <pre>{@code
+     * ClusterMember member = ClusterMember.start(config, service, authenticator,
+     *         RetentionPolicy.NONE.withSnapshotEvery(256L << 20, Duration.ofMinutes(10)).keeping(2));
+     * }</pre>
+     *
+     * @param config the member's config
+     * @param service the service its container runs
+     * @param authenticator authenticates client sessions, or null to accept every client
+     * @param retention when the member asks for snapshots while it leads, and what it keeps
+     * @return the running member
+     * @throws ClusterStartException as {@link #start(MemberConfig, ClusteredService, AuthenticatorSupplier)}
+     */
+    public static ClusterMember start(final MemberConfig config, final ClusteredService service,
+            final AuthenticatorSupplier authenticator, final RetentionPolicy retention) {
         Objects.requireNonNull(config, "config must not be null");
+        Objects.requireNonNull(retention, "retention must not be null");
         Objects.requireNonNull(service, "service must not be null");
         final int id = config.memberId();
         try {
@@ -236,6 +273,7 @@ public final class ClusterMember implements AutoCloseable {
                     .archiveClientContext(new AeronArchive.Context()
                             .controlResponseChannel("aeron:udp?endpoint=" + host + ":0"))
                     .recordingEventsEnabled(false)
+                    .segmentFileLength(retention.segmentLength())
                     .threadingMode(ArchiveThreadingMode.SHARED)
                     .idleStrategySupplier(idle)
                     .errorHandler(errors);
@@ -249,7 +287,8 @@ public final class ClusterMember implements AutoCloseable {
                     .clusterMembers(members.memberString())
                     .clusterDir(clusterDir)
                     .ingressChannel("aeron:udp")
-                    .logChannel(LOG_CHANNEL)
+                    .logChannel(logTermLengthForTests == null ? LOG_CHANNEL
+                            : "aeron:udp?term-length=" + logTermLengthForTests)
                     .replicationChannel("aeron:udp?endpoint=" + host + ":0")
                     .archiveContext(archiveClient.clone())
                     .idleStrategySupplier(idle)
@@ -280,7 +319,13 @@ public final class ClusterMember implements AutoCloseable {
                     : CncCounters.map(id, new File(aeronDir, CncFileDescriptor.CNC_FILE),
                             driver.consensusModule().context(), errors::first);
             final ClusteredServiceContainer container = ClusteredServiceContainer.launch(containerContext);
-            return new ClusterMember(config, lockChannel, lock, driver, container, service, counters, errors);
+            final Retention retainer = Retention.start(id, retention, counters, base,
+                    () -> AeronArchive.connect(archiveClient.clone()), 1,
+                    plannerForTests != null ? plannerForTests : RetentionPlan::of,
+                    config.leaderHeartbeatTimeout().toNanos(), new CatchUpCheck(id, members, base),
+                    reason -> errors.stop(new IllegalStateException(reason)));
+            return new ClusterMember(config, lockChannel, lock, driver, container, service, counters, errors,
+                    retention, retainer);
         } catch (final ClusterStartException e) {
             CloseHelper.quietCloseAll(counters, driver, lockChannel);
             throw e;
@@ -333,6 +378,11 @@ public final class ClusterMember implements AutoCloseable {
     /** @return the config the member was started with; answers in every state */
     public MemberConfig config() {
         return config;
+    }
+
+    /** @return the retention policy the member was started with; answers in every state */
+    public RetentionPolicy retention() {
+        return retention;
     }
 
     /**
@@ -433,14 +483,15 @@ public final class ClusterMember implements AutoCloseable {
         if (!(service instanceof PipelineClusteredService<?> pipeline)) {
             return new MemberStatus(config.memberId(), running, Optional.ofNullable(failure), readings.role(), -1, -1,
                     readings.commitPosition(), readings.snapshotCount(), -1, -1, -1, -1, -1, -1,
-                    readings.electionCount());
+                    readings.electionCount(), retainer.archiveBytes(), retainer.logStartPosition());
         }
         final ReplyOutbox outbox = pipeline.outbox();
         return new MemberStatus(config.memberId(), running, Optional.ofNullable(failure), readings.role(),
                 pipeline.leaderMemberId(), pipeline.leadershipTermId(), readings.commitPosition(),
                 readings.snapshotCount(), pipeline.lastSnapshotNanos(), pipeline.clientsRemembered(),
                 pipeline.sessionsBound(), pipeline.outboxBacklog(), outbox == null ? 0 : outbox.rejectedCommands(),
-                outbox == null ? 0 : outbox.undeliverable(), readings.electionCount());
+                outbox == null ? 0 : outbox.undeliverable(), readings.electionCount(), retainer.archiveBytes(),
+                retainer.logStartPosition());
     }
 
     /**
@@ -478,6 +529,8 @@ public final class ClusterMember implements AutoCloseable {
             closed = true;
             // errors the parts report while they are stopped on purpose did not stop the member
             failures.closing = true;
+            // before the archive it purges through goes away
+            retainer.close();
             // first, so that no read reaches the counters while the parts that own them go away
             counters.close();
             CloseHelper.quietCloseAll(container, driver);
@@ -508,6 +561,13 @@ public final class ClusterMember implements AutoCloseable {
 
         Throwable first() {
             return first.get();
+        }
+
+        /** Stops the member for a reason found outside its agents (a member that can never catch up). */
+        void stop(final Throwable reason) {
+            if (!closing && first.compareAndSet(null, reason)) {
+                LOG.log(System.Logger.Level.ERROR, "cluster member " + memberId + " stopped: " + reason.getMessage());
+            }
         }
 
         @Override

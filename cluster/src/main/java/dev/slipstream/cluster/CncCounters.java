@@ -4,6 +4,7 @@ import io.aeron.CncFileDescriptor;
 import io.aeron.Counter;
 import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.NodeControl;
 import io.aeron.cluster.service.Cluster;
 import java.io.File;
 import java.nio.MappedByteBuffer;
@@ -44,14 +45,16 @@ final class CncCounters implements MemberCounters {
     private static final int TOGGLE = 2;
     private static final int COMMIT_POSITION = 3;
     private static final int ELECTIONS = 4;
+    private static final int NODE_TOGGLE = 5;
     private static final String[] NAMES = {"node role", "snapshot", "control toggle", "commit position",
-        "election count"};
+        "election count", "node control toggle"};
 
     private final int memberId;
     private final Supplier<Throwable> failure;
     private final MappedByteBuffer mapping;
     private final CountersReader reader;
     private final AtomicCounter toggle;
+    private final AtomicCounter nodeToggle;
     private final int[] ids;
     private final long[] registrationIds;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -67,6 +70,7 @@ final class CncCounters implements MemberCounters {
         this.ids = ids;
         this.registrationIds = registrationIds;
         this.toggle = new AtomicCounter(reader.valuesBuffer(), ids[TOGGLE]);
+        this.nodeToggle = new AtomicCounter(reader.valuesBuffer(), ids[NODE_TOGGLE]);
     }
 
     /**
@@ -91,7 +95,7 @@ final class CncCounters implements MemberCounters {
                     CncFileDescriptor.createCountersValuesBuffer(mapping, metaData));
             final Counter[] counters = {
                 context.clusterNodeRoleCounter(), context.snapshotCounter(), context.controlToggleCounter(),
-                context.commitPositionCounter(), context.electionCounter(),
+                context.commitPositionCounter(), context.electionCounter(), context.nodeControlToggleCounter(),
             };
             final int[] ids = new int[counters.length];
             final long[] registrationIds = new long[counters.length];
@@ -149,6 +153,20 @@ final class CncCounters implements MemberCounters {
             // the driver reuses a freed counter's slot only after its reuse timeout (1 s by
             // default), so a toggle set just after the check still lands in the member's counter
             return ClusterControl.ToggleState.SNAPSHOT.toggle(toggle);
+        } finally {
+            read.unlock();
+        }
+    }
+
+    @Override
+    public boolean toggleRecordingLogValidation() {
+        final Lock read = lock.readLock();
+        read.lock();
+        try {
+            requireRunning("purge");
+            requireAllocated(NODE_TOGGLE, "purge");
+            // as for the snapshot toggle: a freed slot is not reused within the driver's reuse timeout
+            return NodeControl.ToggleState.VALIDATE_RECORDING_LOG.toggle(nodeToggle);
         } finally {
             read.unlock();
         }

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 final class ConfigFile {
+    private static final Pattern SIZE = Pattern.compile("([0-9]+)([kmg]?)");
     private static final Pattern DURATION = Pattern.compile("(\\d{1,12})\\s*(ms|s|m)");
     /** The longest duration taken: longer is a mistake (and past Aeron's nanosecond counts). */
     private static final Duration LONGEST = Duration.ofDays(1);
@@ -162,6 +163,33 @@ final class ConfigFile {
             throw invalid(key, value, "a duration above zero and at most a day (1440m), such as 500ms, 3s or 2m");
         }
         return duration;
+    }
+
+    /**
+     * @param key a size key
+     * @param fallback the value when the key is not given
+     * @return the size in bytes: a whole number, alone (bytes) or with a unit k, m or g (KiB, MiB, GiB)
+     * @throws IllegalArgumentException if the value is not such a size, or is above 2^62 bytes
+     */
+    long size(final String key, final long fallback) {
+        final Optional<String> given = optional(key);
+        if (given.isEmpty()) {
+            return fallback;
+        }
+        final String value = given.get();
+        final Matcher m = SIZE.matcher(value);
+        if (!m.matches() || m.group(1).length() > 12) {
+            throw invalid(key, value, "a whole number of bytes, alone or with a unit k, m or g (KiB, MiB, GiB),"
+                    + " such as 65536, 64k or 256m");
+        }
+        final long amount = Long.parseLong(m.group(1));
+        final int shift = switch (m.group(2)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            default -> 0;
+        };
+        return amount << shift;
     }
 
     /**

@@ -45,6 +45,14 @@ import java.util.Set;
  *   <tr><td>{@code timer.service}</td><td>{@code wheel}</td><td>{@code wheel} or {@code heap}
  *       ({@link MemberConfig.TimerService})</td></tr>
  *   <tr><td>{@code timer.wheel.tick}</td><td>{@code 8ms}</td><td>the wheel's tick (with {@code wheel} only)</td></tr>
+ *   <tr><td>{@code snapshot.log.bytes}</td><td>{@code 0} (off)</td><td>log bytes after the latest snapshot
+ *       that make the leader ask for the next one: a size such as {@code 256m} ({@link RetentionPolicy})</td></tr>
+ *   <tr><td>{@code snapshot.interval}</td><td>off</td><td>time after the latest snapshot that makes the
+ *       leader ask for the next one</td></tr>
+ *   <tr><td>{@code snapshots.kept}</td><td>{@code 0} (purge nothing)</td><td>snapshots each member keeps
+ *       after a purge, with the log from the oldest of them on</td></tr>
+ *   <tr><td>{@code archive.segment.length}</td><td>{@code 128m}</td><td>the archive's segment file length,
+ *       a power of two from {@code 64k} to {@code 1g}: the log is purged a segment at a time</td></tr>
  *   <tr><td>{@code authentication}</td><td>required</td><td>{@code none}, {@code shared-secret}
  *       ({@link SharedSecretAuthenticator}) or {@code client-secrets} ({@link ClientIdAuthenticator}
  *       with {@link ClientSecrets})</td></tr>
@@ -60,7 +68,8 @@ import java.util.Set;
  *       ({@link #appProperties()})</td></tr>
  * </table>
  *
- * <p>Durations are a whole number and a unit: {@code 500ms}, {@code 3s}, {@code 2m}. Relative paths
+ * <p>Durations are a whole number and a unit: {@code 500ms}, {@code 3s}, {@code 2m}. Sizes are a
+ * whole number of bytes, alone or with {@code k}, {@code m} or {@code g} (KiB, MiB, GiB): {@code 64k}. Relative paths
  * are taken from the configuration file's directory. Any other key (a typo) is refused, as is a
  * key given twice or a key of another authentication than the one chosen.
  *
@@ -73,7 +82,7 @@ import java.util.Set;
  * LauncherConfig config = LauncherConfig.load(Path.of("/etc/engine/member-0.properties"));
  * ClusteredService service = config.serviceFactory().create(config);
  * try (ClusterMember member = ClusterMember.start(config.memberConfig(), service,
- *         config.authenticator().orElse(null))) {
+ *         config.authenticator().orElse(null), config.retention())) {
  *     // ...
  * }
  * }</pre>
@@ -98,10 +107,15 @@ public final class LauncherConfig {
     private static final String SECRET_FILE = "secret.file";
     private static final String CLIENT_SECRETS_FILE = "client.secrets.file";
     private static final String SERVICE_FACTORY = "service.factory";
+    private static final String SNAPSHOT_LOG_BYTES = "snapshot.log.bytes";
+    private static final String SNAPSHOT_INTERVAL = "snapshot.interval";
+    private static final String SNAPSHOTS_KEPT = "snapshots.kept";
+    private static final String SEGMENT_LENGTH = "archive.segment.length";
     private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(MEMBER_ID,
             MEMBERS, BASE_DIR, FAILOVER, LEADER_HEARTBEAT_TIMEOUT, LEADER_HEARTBEAT_INTERVAL, ELECTION_TIMEOUT,
             ELECTION_STATUS_INTERVAL, STARTUP_CANVASS_TIMEOUT, SESSION_TIMEOUT, TIMER_SERVICE, TIMER_WHEEL_TICK,
-            AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY)));
+            AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY, SNAPSHOT_LOG_BYTES, SNAPSHOT_INTERVAL,
+            SNAPSHOTS_KEPT, SEGMENT_LENGTH)));
     /** MemberConfig's names for the settings in its messages, and the keys that set them. */
     private static final Map<String, String> KEY_OF_SETTING = Map.of("leaderHeartbeatTimeout",
             LEADER_HEARTBEAT_TIMEOUT, "leaderHeartbeatInterval", LEADER_HEARTBEAT_INTERVAL, "electionTimeout",
@@ -139,16 +153,18 @@ public final class LauncherConfig {
 
     private final Path file;
     private final MemberConfig memberConfig;
+    private final RetentionPolicy retention;
     private final Authentication authentication;
     private final AuthenticatorSupplier authenticator;
     private final ClusteredServiceFactory serviceFactory;
     private final Map<String, String> appProperties;
 
-    private LauncherConfig(final Path file, final MemberConfig memberConfig, final Authentication authentication,
-            final AuthenticatorSupplier authenticator, final ClusteredServiceFactory serviceFactory,
-            final Map<String, String> appProperties) {
+    private LauncherConfig(final Path file, final MemberConfig memberConfig, final RetentionPolicy retention,
+            final Authentication authentication, final AuthenticatorSupplier authenticator,
+            final ClusteredServiceFactory serviceFactory, final Map<String, String> appProperties) {
         this.file = file;
         this.memberConfig = memberConfig;
+        this.retention = retention;
         this.authentication = authentication;
         this.authenticator = authenticator;
         this.serviceFactory = serviceFactory;
@@ -205,6 +221,7 @@ public final class LauncherConfig {
             throw config.fail(inKeys(e.getMessage()) + (fast ? " (" + FAILOVER + "=fast gives the keys left out"
                     + " the fast values)" : ""));
         }
+        final RetentionPolicy retention = retention(config);
         final Authentication authentication = authentication(config);
         final AuthenticatorSupplier authenticator = authenticator(config, authentication);
         final Map<String, String> app = new LinkedHashMap<>();
@@ -216,7 +233,7 @@ public final class LauncherConfig {
         // last: it runs the factory's own code (its class's initializer and constructor)
         final ClusteredServiceFactory factory = ServiceFactories.find(config, SERVICE_FACTORY,
                 Objects.requireNonNull(loader, "loader must not be null"));
-        return new LauncherConfig(config.path(), memberConfig, authentication, authenticator, factory,
+        return new LauncherConfig(config.path(), memberConfig, retention, authentication, authenticator, factory,
                 Collections.unmodifiableMap(app));
     }
 
@@ -292,6 +309,31 @@ public final class LauncherConfig {
         return out;
     }
 
+    /** @return the retention the file asks for: its snapshot rule, snapshots kept and segment length */
+    private static RetentionPolicy retention(final ConfigFile config) {
+        final long logBytes = config.size(SNAPSHOT_LOG_BYTES, 0);
+        final Duration interval = config.has(SNAPSHOT_INTERVAL) ? config.duration(SNAPSHOT_INTERVAL, Duration.ZERO)
+                : Duration.ZERO;
+        final int kept;
+        final String keptValue = config.optional(SNAPSHOTS_KEPT).orElse("0");
+        try {
+            kept = Integer.parseInt(keptValue);
+        } catch (final NumberFormatException e) {
+            throw config.invalid(SNAPSHOTS_KEPT, keptValue, "a whole number: 0 to purge nothing, or the snapshots"
+                    + " to keep, such as 2");
+        }
+        if (kept < 0) {
+            throw config.invalid(SNAPSHOTS_KEPT, keptValue, "0 to purge nothing, or the snapshots to keep, such as 2");
+        }
+        final long segment = config.size(SEGMENT_LENGTH, RetentionPolicy.DEFAULT_SEGMENT_LENGTH);
+        if (segment < RetentionPolicy.MIN_SEGMENT_LENGTH || segment > RetentionPolicy.MAX_SEGMENT_LENGTH
+                || Long.bitCount(segment) != 1) {
+            throw config.invalid(SEGMENT_LENGTH, config.entries().get(SEGMENT_LENGTH), "a power of two from 64k to 1g"
+                    + " (Aeron Archive's limits), such as 128m");
+        }
+        return new RetentionPolicy(logBytes, interval, kept, (int) segment);
+    }
+
     private static MemberConfig.TimerService timerService(final ConfigFile config) {
         final String value = config.optional(TIMER_SERVICE).orElse("wheel");
         return switch (value) {
@@ -365,6 +407,11 @@ public final class LauncherConfig {
         return memberConfig;
     }
 
+    /** @return when the leader asks for snapshots on its own, and what each member keeps */
+    public RetentionPolicy retention() {
+        return retention;
+    }
+
     /** @return how the member admits client sessions */
     public Authentication authentication() {
         return authentication;
@@ -393,7 +440,7 @@ public final class LauncherConfig {
 
     @Override
     public String toString() {
-        return "LauncherConfig[" + file + ": " + memberConfig + ", authentication " + authentication.value
+        return "LauncherConfig[" + file + ": " + memberConfig + ", " + retention + ", authentication " + authentication.value
                 + ", factory " + serviceFactory.getClass().getName() + ", app " + appProperties.keySet() + "]";
     }
 }

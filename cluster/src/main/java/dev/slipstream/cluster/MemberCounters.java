@@ -4,7 +4,8 @@ import io.aeron.cluster.service.Cluster;
 
 /**
  * The consensus module's counters a {@link ClusterMember} reads and writes: its role, its
- * snapshot count, its commit position, its election count and its control toggle. {@link CncCounters} is the one members use; the
+ * snapshot count, its commit position, its election count, its control toggle and its node control
+ * toggle. {@link CncCounters} is the one members use; the
  * interface exists so that a test can put the old way of reading in its place and show that the
  * crash test catches it.
  *
@@ -61,6 +62,19 @@ interface MemberCounters extends AutoCloseable {
      * @throws IllegalStateException if the member has stopped or is closed
      */
     boolean toggleSnapshot();
+
+    /**
+     * Sets the node control toggle to {@code VALIDATE_RECORDING_LOG} if no other node action is
+     * under way: the consensus module then marks invalid, in its own recording log and on its own
+     * thread, every snapshot whose recording the archive no longer holds.
+     *
+     * @return true if the toggle was set, false if another action holds it (or this way of reading
+     *         has no such toggle)
+     * @throws IllegalStateException if the member has stopped or is closed
+     */
+    default boolean toggleRecordingLogValidation() {
+        return false;
+    }
 
     /** @return true while the member is not closed, no error has stopped it and its consensus module runs */
     boolean isRunning();

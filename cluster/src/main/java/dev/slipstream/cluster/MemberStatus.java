@@ -16,7 +16,8 @@ import java.util.Optional;
  * MemberStatus status = member.status();
  * System.out.println(status);
  * // member 0: LEADER, running; leader 0, term 0, commit position 3296; 1 snapshot (last 4.2 ms);
- * // 1 election; 1 client, 1 session; outbox backlog 0; 1 command rejected, 0 replies undeliverable
+ * // 1 election; 1 client, 1 session; outbox backlog 0; 1 command rejected, 0 replies undeliverable;
+ * // archive 196608 bytes, log from 0
  * }</pre>
  *
  * @param memberId the member's id
@@ -42,16 +43,21 @@ import java.util.Optional;
  *        1 after the first, one more for each leader change; or -1. On a cluster whose leader
  *        is not stopped or killed, a rise means the members took a live leader for dead (see
  *        {@link MemberConfig#withFastFailover()})
+ * @param archiveBytes the bytes of the member's recordings on disk (the log and the snapshots: the
+ *        archive's segment files), as last measured (about once a second, and after each purge), or -1
+ * @param logStartPosition the lowest log position the member's archive still holds: 0 until a
+ *        purge deleted the log's first segments, -1 while not known (before the first purge, or
+ *        with a {@link RetentionPolicy} that purges nothing)
  */
 public record MemberStatus(int memberId, boolean running, Optional<Throwable> failure, Cluster.Role role,
         int leaderMemberId, long leadershipTermId, long commitPosition, long snapshotCount, long lastSnapshotNanos,
         int clientsRemembered, int sessionsBound, int outboxBacklog, long rejectedCommands,
-        long undeliverableReplies, long electionCount) {
+        long undeliverableReplies, long electionCount, long archiveBytes, long logStartPosition) {
     /** The number {@link #roleCode()} gives when the role is not known. */
     public static final int ROLE_UNKNOWN = -1;
 
     /**
-     * A status without the election count (it reads -1), as before the count was kept.
+     * A status without the election count and the archive's figures (each -1), as before they were part of it.
      *
      * @param memberId the member's id
      * @param running true while the member runs
@@ -75,7 +81,7 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
             final long undeliverableReplies) {
         this(memberId, running, failure, role, leaderMemberId, leadershipTermId, commitPosition, snapshotCount,
                 lastSnapshotNanos, clientsRemembered, sessionsBound, outboxBacklog, rejectedCommands,
-                undeliverableReplies, -1);
+                undeliverableReplies, -1, -1, -1);
     }
 
     /**
@@ -86,7 +92,7 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
         return role == null ? ROLE_UNKNOWN : role.code();
     }
 
-    /** @return one line for a log: the role and state, the log, snapshots, elections, clients and replies */
+    /** @return one line for a log: the role and state, the log, snapshots, elections, clients, replies and the archive */
     @Override
     public String toString() {
         final StringBuilder line = new StringBuilder(200).append("member ").append(memberId).append(": ")
@@ -108,7 +114,8 @@ public record MemberStatus(int memberId, boolean running, Optional<Throwable> fa
                 .append(count(sessionsBound, "session", "sessions")).append("; outbox backlog ")
                 .append(outboxBacklog).append("; ").append(count(rejectedCommands, "command", "commands"))
                 .append(" rejected, ").append(count(undeliverableReplies, "reply", "replies"))
-                .append(" undeliverable").toString();
+                .append(" undeliverable; archive ").append(archiveBytes).append(" bytes, log from ")
+                .append(logStartPosition).toString();
     }
 
     private static String count(final long n, final String one, final String many) {

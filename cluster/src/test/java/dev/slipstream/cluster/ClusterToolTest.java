@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Aeron's {@code ClusterTool}, run as the monitoring guide shows (a JVM of its own, the member's
  * cluster directory, a command), reads a running member from outside: it names the member and the
  * leader, says it leads, gives the member's process id, lists the snapshot in the recording log,
- * prints the recovery plan (through the member's own archive) and the error logs.
+ * prints the recovery plan (through the member's own archive) and the error logs; and its
+ * {@code snapshot} command, as the operations guide gives it, makes the leader take a snapshot.
  */
 class ClusterToolTest {
     private static final String FLAG = "--add-opens java.base/jdk.internal.misc=ALL-UNNAMED";
@@ -67,6 +68,13 @@ class ClusterToolTest {
             final Tool errors = clusterTool(clusterDir, "errors");
             errors.requireSuccess();
             errors.requireAll("Cluster component error log", "Aeron driver error log");
+
+            // the operations guide's snapshot from a shell: the leader takes one more
+            final long snapshots = cluster.member.snapshotCount();
+            final Tool snapshot = clusterTool(clusterDir, "snapshot");
+            snapshot.requireSuccess();
+            Await.until("the snapshot ClusterTool asked for", SingleMember.LIMIT, () -> { },
+                    () -> cluster.member.snapshotCount() > snapshots);
         }
     }
 

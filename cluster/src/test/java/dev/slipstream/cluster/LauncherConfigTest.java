@@ -128,6 +128,31 @@ class LauncherConfigTest {
     }
 
     @Test
+    void retentionKeysBecomeTheRetentionPolicyAndLeftOutTheyKeepEverything() throws IOException {
+        assertEquals(RetentionPolicy.NONE, load(good()).retention(), "no periodic snapshot, no purge");
+        final LauncherConfig config = load(with(with(with(with(good(), "snapshot.log.bytes", "256m"),
+                "snapshot.interval", "10m"), "snapshots.kept", "2"), "archive.segment.length", "64k"));
+        assertEquals(new RetentionPolicy(256L << 20, Duration.ofMinutes(10), 2, 64 * 1024), config.retention());
+        assertEquals(1_000_000, load(with(good(), "snapshot.log.bytes", "1000000")).retention().snapshotLogBytes());
+        assertEquals(1L << 30, load(with(good(), "snapshot.log.bytes", "1g")).retention().snapshotLogBytes());
+    }
+
+    @Test
+    void badRetentionValuesAreRefusedNamingWhatWasExpected() throws IOException {
+        refused("snapshot.log.bytes", "256MB", "a whole number of bytes, alone or with a unit k, m or g");
+        refused("snapshot.log.bytes", "-1", "a whole number of bytes");
+        refused("snapshot.log.bytes", "", "a whole number of bytes");
+        refused("snapshot.interval", "10", "a whole number with a unit");
+        refused("snapshot.interval", "0s", "above zero");
+        refused("snapshots.kept", "two", "a whole number: 0 to purge nothing");
+        refused("snapshots.kept", "-1", "0 to purge nothing, or the snapshots to keep");
+        refused("archive.segment.length", "100k", "a power of two from 64k to 1g");
+        refused("archive.segment.length", "32k", "a power of two from 64k to 1g");
+        refused("archive.segment.length", "2g", "a power of two from 64k to 1g");
+        refused(with(good(), "snapshot.kept", "2"), "unknown key 'snapshot.kept'", "snapshots.kept");
+    }
+
+    @Test
     void theHeapHasNoTick() throws IOException {
         final LauncherConfig config = load(with(with(good(), "timer.service", "heap"), "timer.wheel.tick", null));
         assertEquals(MemberConfig.TimerService.PRIORITY_HEAP, config.memberConfig().timerService());

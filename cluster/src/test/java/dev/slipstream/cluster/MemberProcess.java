@@ -24,15 +24,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code ERROR_BASE + id} on this member only ({@code validating-healed}: the same without the
  * {@code Error}, for the member restarted after it); or, with the seeded bug of halting on exceptions,
  * {@code validating-halt}, or {@code validating-errors-rejected} (an {@code Error} rejected like an
- * exception, so the member it happened on goes on). It answers {@code elections} with its election
- * count ({@link MemberStatus#electionCount()}). With the system property {@value #TRACE} true, a
- * thread samples the consensus module's election state every millisecond and prints each change
- * as {@code TRACE <System.nanoTime()> <state>} (on Linux every process reads one monotonic clock,
- * so the parent can set these times against its own).
+ * exception, so the member it happened on goes on); or {@code retention}, the test pipeline with
+ * {@link #RETENTION} (periodic snapshots and purging, on a log of 1 MiB terms), whose
+ * {@code log-start} answers where its log now starts. It answers {@code elections} with its
+ * election count ({@link MemberStatus#electionCount()}). With the system property {@value #TRACE}
+ * true, a thread samples the consensus module's election state every millisecond and prints each
+ * change as {@code TRACE <System.nanoTime()> <state>} (on Linux every process reads one monotonic
+ * clock, so the parent can set these times against its own).
  */
 public final class MemberProcess {
     /** The system property that turns the election trace on. */
     static final String TRACE = "slipstream.cluster.trace";
+    /** The {@code retention} mode's policy: a snapshot every 1 MiB of log (1 MiB terms and segments), 2 kept. */
+    static final RetentionPolicy RETENTION = RetentionPolicy.NONE.withSnapshotEvery(1024 * 1024, Duration.ZERO)
+            .keeping(2).withSegmentLength(1024 * 1024);
 
     private MemberProcess() {
     }
@@ -84,7 +89,7 @@ public final class MemberProcess {
                         "validating-healed".equals(mode) ? -1 : id,
                         "validating-halt".equals(mode) ? CommandFailurePolicy.HALT : CommandFailurePolicy.REJECT,
                         "validating-errors-rejected".equals(mode))
-                : TestPipelines.service(Ledger::new, ledger, !"plain".equals(mode));
+                : TestPipelines.service(Ledger::new, ledger, !"plain".equals(mode) && !"retention".equals(mode));
         if ("no-dedup".equals(mode)) {
             service.dedup = new DedupTable() {
                 @Override
@@ -93,7 +98,12 @@ public final class MemberProcess {
                 }
             };
         }
-        try (ClusterMember member = ClusterMember.start(config, service)) {
+        if ("retention".equals(mode)) {
+            ClusterMember.logTermLengthForTests = "1m";
+        }
+        try (ClusterMember member = "retention".equals(mode)
+                ? ClusterMember.start(config, service, null, RETENTION)
+                : ClusterMember.start(config, service)) {
             self.set(member);
             final Thread sampler = Boolean.getBoolean(TRACE) ? traceElections(member) : null;
             try {
@@ -133,6 +143,7 @@ public final class MemberProcess {
                 case "snapshots" -> System.out.println("SNAPSHOTS " + member.snapshotCount());
                 case "role" -> System.out.println("ROLE " + member.role());
                 case "elections" -> System.out.println("ELECTIONS " + member.status().electionCount());
+                case "log-start" -> System.out.println("LOG-START " + member.status().logStartPosition());
                 case "running" -> System.out.println("RUNNING " + member.isRunning()
                         + member.failure().map(failure -> " " + failure).orElse(""));
                 case "partition" -> {

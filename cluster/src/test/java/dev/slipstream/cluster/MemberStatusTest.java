@@ -66,7 +66,12 @@ class MemberStatusTest {
                         status.toString());
                 assertTrue(status.toString().contains("; 1 snapshot (last "), status.toString());
                 assertTrue(status.toString().endsWith("; 1 client, 1 session; outbox backlog "
-                        + status.outboxBacklog() + "; 1 command rejected, 0 replies undeliverable"), status.toString());
+                        + status.outboxBacklog() + "; 1 command rejected, 0 replies undeliverable; archive "
+                        + status.archiveBytes() + " bytes, log from -1"), status.toString());
+                assertEquals(-1, status.logStartPosition(), "not known: this member purges nothing");
+                // measured about once a second: the log's segment and the snapshot's recordings
+                Await.until("the archive measured", SingleMember.LIMIT, client::poll,
+                        () -> cluster.member.status().archiveBytes() > 0);
                 // the consensus module's commit-position counter, the one found by its type id
                 final ConsensusModule.Context context = cluster.member.consensusModuleContext();
                 assertEquals(context.commitPositionCounter().id(), ClusterCounters.find(

@@ -41,6 +41,13 @@ import java.util.function.ToLongFunction;
  *       or the decoder threw for, answered rejected</td></tr>
  *   <tr><td>{@code slipstream.cluster.replies.undeliverable}</td><td>function counter</td><td>replies whose
  *       session was gone</td></tr>
+ *   <tr><td>{@code slipstream.cluster.elections}</td><td>function counter</td><td>elections the member has
+ *       taken part in since it started: one more per leader change; a rise while no leader was
+ *       stopped is an election nobody needed</td></tr>
+ *   <tr><td>{@code slipstream.cluster.archive.size}</td><td>gauge</td><td>the bytes of the member's
+ *       recordings (log and snapshots) on disk, as last measured</td></tr>
+ *   <tr><td>{@code slipstream.cluster.log.start.position}</td><td>gauge</td><td>the lowest log position the
+ *       member's archive still holds (it rises with each purge); NaN for a member that purges nothing</td></tr>
  * </table>
  *
  * <p>A figure the member cannot give reads {@code NaN}: every meter but
@@ -118,6 +125,13 @@ public final class ClusterMemberMetrics implements MeterBinder {
                         figure(MemberStatus::undeliverableReplies))
                 .description("Replies whose client session was gone").baseUnit("replies").tags(tags)
                 .register(registry);
+        FunctionCounter.builder("slipstream.cluster.elections", member, figure(MemberStatus::electionCount))
+                .description("Elections the member has taken part in since it started: one more per leader change")
+                .baseUnit("elections").tags(tags).register(registry);
+        gauge(registry, "slipstream.cluster.archive.size", MemberStatus::archiveBytes,
+                "The bytes of the member's recordings (log and snapshots) on disk, as last measured", "bytes");
+        gauge(registry, "slipstream.cluster.log.start.position", MemberStatus::logStartPosition,
+                "The lowest log position the member's archive still holds", "bytes");
     }
 
     private void gauge(final MeterRegistry registry, final String name, final ToLongFunction<MemberStatus> value,
