@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.agrona.CloseHelper;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * has forgotten the purged snapshots, and a member closed after a purge and started again loads
  * its latest snapshot (the log below is gone) and reaches the others' state. The bound is shown to
  * catch a purge that keeps everything, and the restart check a purge that keeps no snapshot. A
- * member down while the others purged stops naming the procedure, which then seeds it.
+ * member down while the others purged stops naming the procedure, which then seeds it. The
+ * seeded-bug proofs and the member that was down run with {@code -Pstress}.
  */
 class RetentionTest {
     static final RetentionPolicy POLICY = RetentionPolicy.NONE.withSnapshotEvery(2 * 1024 * 1024, Duration.ZERO)
@@ -221,6 +223,7 @@ class RetentionTest {
     }
 
     @Test
+    @Tag("stress")
     void theBoundCheckCatchesAPurgeThatKeepsEverything() throws Exception {
         ClusterMember.plannerForTests = (entries, services, kept) -> RetentionPlan.NOTHING;
         try (Three three = new Three(28530)) {
@@ -290,6 +293,7 @@ class RetentionTest {
 
     /** The seeded bug: a purge that keeps no snapshot at all, yet the log only from the latest one on. */
     @Test
+    @Tag("stress")
     void theRestartCheckCatchesAPurgeThatKeepsNoSnapshot() {
         ClusterMember.plannerForTests = (entries, services, kept) -> {
             final RetentionPlan plan = RetentionPlan.of(entries, services, kept);
@@ -319,6 +323,7 @@ class RetentionTest {
 
     /** The seeded bug: every member purges to its own oldest kept snapshot, whatever the others have. */
     @Test
+    @Tag("stress")
     void theCheckCatchesALeaderThatPurgesWhatALiveFollowerNeeds() {
         Retention.spareLiveMembers = false;
         final AssertionError caught = assertThrows(AssertionError.class, () -> leaderKeepsAClosedFollowersLog(28710));
@@ -358,6 +363,7 @@ class RetentionTest {
      * directories replaced by a copy of a stopped peer's) brings it back with the others' state.
      */
     @Test
+    @Tag("stress")
     void aMemberDownWhileTheOthersPurgedStopsNamingTheProcedureAndIsSeededFromAPeer() throws Exception {
         try (Three three = new Three(28590)) {
             try (ClusterCommandClient client = three.client()) {
