@@ -42,7 +42,7 @@
 # Configurations (--configs, separated by spaces):
 #   default   Aeron's defaults: leader heartbeat timeout 10 s, interval 200 ms, election timeout
 #             1 s, election status interval 100 ms (MemberConfig.of)
-#   fast      MemberConfig.withFastFailover(): 500 ms, 50 ms, 100 ms, 20 ms
+#   fast      MemberConfig.withFastFailover(): 500 ms, 20 ms, 50 ms, 20 ms
 #   <ms>      a leader heartbeat timeout in milliseconds, Aeron's other defaults (FailoverTest ran
 #             with 3000 until the fast preset)
 #   hb=500,interval=50,election=200,status=20   milliseconds by name (those not named: hb 10 s,

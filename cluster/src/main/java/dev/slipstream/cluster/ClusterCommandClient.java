@@ -764,12 +764,12 @@ public final class ClusterCommandClient implements AutoCloseable {
          * connection's setup every 100 ms), the consensus module's 10 ms tick, a scheduler that
          * runs a member late. Every failover that goes as planned then reaches the client as a
          * new-leader event, and the client re-sends on that; the timer re-sends only when something
-         * else went wrong. With {@link MemberConfig#withFastFailover()}: 500 ms + 2 x 100 ms + 500 ms
-         * = 1.2 s; with Aeron's defaults: 10 s + 2 x 1 s + 500 ms = 12.5 s.
+         * else went wrong. With {@link MemberConfig#withFastFailover()}: 500 ms + 2 x 50 ms + 500 ms
+         * = 1.1 s; with Aeron's defaults: 10 s + 2 x 1 s + 500 ms = 12.5 s.
          *
          * <pre>{@code
          * MemberConfig members = MemberConfig.fastFailover(0, memberList, dir);   // as the members run
-         * new ClusterCommandClient.Context().resendAfterFailoverOf(members);    // re-send after 1.2 s
+         * new ClusterCommandClient.Context().resendAfterFailoverOf(members);    // re-send after 1.1 s
          * }</pre>
          *
          * @param members the members' settings (any member's: they are the same on every member)

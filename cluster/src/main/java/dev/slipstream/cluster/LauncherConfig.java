@@ -29,13 +29,13 @@ import java.util.Set;
  *   <tr><td>{@code base.dir}</td><td>required</td><td>this member's directory</td></tr>
  *   <tr><td>{@code failover}</td><td>{@code default}</td><td>where the five keys below start from:
  *       {@code default} (Aeron's defaults) or {@code fast} ({@link MemberConfig#withFastFailover()}:
- *       500ms, 50ms, 100ms, 20ms); each key given replaces its value</td></tr>
+ *       500ms, 20ms, 50ms, 20ms); each key given replaces its value</td></tr>
  *   <tr><td>{@code leader.heartbeat.timeout}</td><td>{@code 10s} ({@code 500ms} fast)</td><td>how long
  *       followers wait for the leader before an election</td></tr>
- *   <tr><td>{@code leader.heartbeat.interval}</td><td>{@code 200ms} ({@code 50ms} fast)</td><td>how often
+ *   <tr><td>{@code leader.heartbeat.interval}</td><td>{@code 200ms} ({@code 20ms} fast)</td><td>how often
  *       the leader speaks when it has nothing else to send; at most half the heartbeat timeout and half
  *       the election timeout</td></tr>
- *   <tr><td>{@code election.timeout}</td><td>{@code 1s} ({@code 100ms} fast)</td><td>how long a candidate
+ *   <tr><td>{@code election.timeout}</td><td>{@code 1s} ({@code 50ms} fast)</td><td>how long a candidate
  *       waits for votes</td></tr>
  *   <tr><td>{@code election.status.interval}</td><td>{@code 100ms} ({@code 20ms} fast)</td><td>how often a
  *       member in an election repeats its log position; at most half the election timeout</td></tr>
@@ -294,7 +294,7 @@ public final class LauncherConfig {
             case "default" -> false;
             case "fast" -> true;
             default -> throw config.invalid(FAILOVER, value, "default (Aeron's election settings) or fast (a 500ms"
-                    + " heartbeat timeout, 50ms heartbeat interval, 100ms election timeout, 20ms election status"
+                    + " heartbeat timeout, 20ms heartbeat interval, 50ms election timeout, 20ms election status"
                     + " interval)");
         };
     }

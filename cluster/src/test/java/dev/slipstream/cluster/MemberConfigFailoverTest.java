@@ -54,8 +54,8 @@ class MemberConfigFailoverTest {
                 .withStartupCanvassTimeout(Duration.ofSeconds(30));
         final MemberConfig fast = base.withFastFailover();
         assertEquals(Duration.ofMillis(500), fast.leaderHeartbeatTimeout());
-        assertEquals(Duration.ofMillis(50), fast.leaderHeartbeatInterval());
-        assertEquals(Duration.ofMillis(100), fast.electionTimeout());
+        assertEquals(Duration.ofMillis(20), fast.leaderHeartbeatInterval());
+        assertEquals(Duration.ofMillis(50), fast.electionTimeout());
         assertEquals(Duration.ofMillis(20), fast.electionStatusInterval());
         assertEquals(Duration.ofSeconds(20), fast.sessionTimeout());
         assertEquals(MemberConfig.TimerService.PRIORITY_HEAP, fast.timerService());
@@ -109,8 +109,8 @@ class MemberConfigFailoverTest {
                     () -> member.role() == Cluster.Role.LEADER);
             final ConsensusModule.Context context = member.consensusModuleContext();
             assertEquals(Duration.ofMillis(500).toNanos(), context.leaderHeartbeatTimeoutNs());
-            assertEquals(Duration.ofMillis(50).toNanos(), context.leaderHeartbeatIntervalNs());
-            assertEquals(Duration.ofMillis(100).toNanos(), context.electionTimeoutNs());
+            assertEquals(Duration.ofMillis(20).toNanos(), context.leaderHeartbeatIntervalNs());
+            assertEquals(Duration.ofMillis(50).toNanos(), context.electionTimeoutNs());
             assertEquals(Duration.ofMillis(20).toNanos(), context.electionStatusIntervalNs());
             assertEquals(Duration.ofSeconds(7).toNanos(), context.startupCanvassTimeoutNs());
             assertEquals(1, member.status().electionCount(), "one election made it leader");
@@ -121,8 +121,8 @@ class MemberConfigFailoverTest {
     void theClientsReSendTimerFollowsTheMembersFailoverSettings() {
         final ClusterCommandClient.Context context = new ClusterCommandClient.Context();
         assertEquals(Duration.ofMillis(12_500).toNanos(), context.resendAfterNs(), "Aeron's defaults: 10s + 2 x 1s + 500ms");
-        assertEquals(Duration.ofMillis(1_200).toNanos(), context.resendAfterFailoverOf(MemberConfig.fastFailover(0, ONE,
-                dir)).resendAfterNs(), "fast: 500ms + 2 x 100ms + 500ms");
+        assertEquals(Duration.ofMillis(1_100).toNanos(), context.resendAfterFailoverOf(MemberConfig.fastFailover(0, ONE,
+                dir)).resendAfterNs(), "fast: 500ms + 2 x 50ms + 500ms");
         assertEquals(Duration.ofMillis(12_500).toNanos(), context.resendAfterFailoverOf(MemberConfig.of(0, ONE, dir))
                 .resendAfterNs());
         assertEquals(Duration.ofMillis(3_900).toNanos(), context.resendAfterFailoverOf(Duration.ofSeconds(3),
@@ -145,8 +145,8 @@ class MemberConfigFailoverTest {
         final Path baseDir = dir.resolve("member-0");
         MemberConfig config = MemberConfig.fastFailover(memberId, members, baseDir);
         ClusterCommandClient.Context context = new ClusterCommandClient.Context()
-                .resendAfterFailoverOf(config);              // re-sends after 1.2 s without an answer
-        assertEquals(Duration.ofMillis(1_200).toNanos(), context.resendAfterNs());
+                .resendAfterFailoverOf(config);              // re-sends after 1.1 s without an answer
+        assertEquals(Duration.ofMillis(1_100).toNanos(), context.resendAfterNs());
         try (ClusterMember member = ClusterMember.start(config,
                 TestPipelines.service(Ledger::new, new AtomicReference<>()));
              ClientDriver driver = new ClientDriver(dir.resolve("client-driver"))) {
