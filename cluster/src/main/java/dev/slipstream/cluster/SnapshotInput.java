@@ -25,6 +25,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class SnapshotInput {
     private final SnapshotFormat.MessageSource source;
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[Long.BYTES]);
+    /** The array a {@code getBytes(byte[], ...)} reads into, seen as a buffer. */
+    private final UnsafeBuffer arrayView = new UnsafeBuffer(0, 0);
     private String name;
     private int index;
     private long length;
@@ -154,17 +156,9 @@ public final class SnapshotInput {
                     + "the destination array of length " + destination.length + "; expected 0 <= offset, "
                     + "0 <= count, offset + count <= array length");
         }
-        require(count);
-        int into = offset;
-        int left = count;
-        while (left > 0) {
-            fill();
-            final int n = Math.min(left, end - at);
-            chunk.getBytes(at, destination, into, n);
-            at += n;
-            into += n;
-            left -= n;
-        }
+        // one copy loop for both overloads: the array seen as a buffer (a view, no copy)
+        arrayView.wrap(destination);
+        getBytes(arrayView, offset, count);
     }
 
     private void require(final int count) {

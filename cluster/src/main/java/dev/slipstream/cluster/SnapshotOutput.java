@@ -29,6 +29,8 @@ public final class SnapshotOutput {
     /** The chunk being filled: its 12-byte CHUNK header, then up to {@code chunkLength} bytes. */
     private final UnsafeBuffer chunk;
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[Long.BYTES]);
+    /** The array a {@code putBytes(byte[], ...)} writes from, seen as a buffer. */
+    private final UnsafeBuffer arrayView = new UnsafeBuffer(0, 0);
     private String name;
     private int index;
     private long announced;
@@ -179,17 +181,9 @@ public final class SnapshotOutput {
                     + "the source array of length " + source.length + "; expected 0 <= offset, 0 <= length, "
                     + "offset + length <= array length");
         }
-        reserve(length);
-        int at = offset;
-        int left = length;
-        while (left > 0) {
-            final int n = Math.min(left, chunkLength - filled);
-            chunk.putBytes(SnapshotFormat.CHUNK_HEADER_LENGTH + filled, source, at, n);
-            filled += n;
-            at += n;
-            left -= n;
-            sendIfFull();
-        }
+        // the array seen as a buffer (a view, no copy): whole chunks of it go without a copy too
+        arrayView.wrap(source);
+        putBytes(arrayView, offset, length);
     }
 
     /** Copies into the chunk being filled, sending each chunk as it fills. */
