@@ -312,8 +312,7 @@ public final class LauncherConfig {
     /** @return the retention the file asks for: its snapshot rule, snapshots kept and segment length */
     private static RetentionPolicy retention(final ConfigFile config) {
         final long logBytes = config.size(SNAPSHOT_LOG_BYTES, 0);
-        final Duration interval = config.has(SNAPSHOT_INTERVAL) ? config.duration(SNAPSHOT_INTERVAL, Duration.ZERO)
-                : Duration.ZERO;
+        final Duration interval = config.duration(SNAPSHOT_INTERVAL, Duration.ZERO);   // zero: no time rule
         final int kept;
         final String keptValue = config.optional(SNAPSHOTS_KEPT).orElse("0");
         try {
