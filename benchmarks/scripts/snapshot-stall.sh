@@ -18,7 +18,7 @@
 #
 # Summary line per size, path and round:
 #   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. disk3-ms=.. gap/disk3=.. snapshot-ms=..
-#           snapshot-cpu-ms=.. after-snapshot-ms=.. restart-ms=.. load-ms=.. load-cpu-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. digest=same
+#           snapshot-cpu-ms=.. after-snapshot-ms=.. restart-ms=.. load-ms=.. load-cpu-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. aeron=shm digest=same
 #   gap-ms       the client's longest wait between two answers (the stall it sees)
 #   disk-ms      writing and forcing SIZE MiB to a file in the same directory
 #   disk3-ms     three threads doing so at once, each to its own file: what the three members'
@@ -42,6 +42,10 @@
 #   env RATE      commands/s (default 1000); SECONDS_SENT (default 20): the snapshot comes half-way
 #   env BASE      where the members' directories go (default /tmp); PORT base port (default 29100)
 #   env HEAP_MIB  each member's heap (default 4 x the state + 512)
+#   env AERON_DIRS where the members' media drivers keep their directories: shm (tmpfs,
+#                 /dev/shm/<run>-member-N, as the operations guide advises; the default where
+#                 /dev/shm exists) or member (each member's base directory, the default of
+#                 MemberConfig)
 #   env JAR       default benchmarks/target/benchmarks.jar
 #   env JAVA_EXTRA more JVM options for the members (e.g. a profiler agent)
 #   env PROFILE_DIR with JAVA_EXTRA=-XX:StartFlightRecording=settings=profile: each member's flight
@@ -57,6 +61,8 @@ base=${BASE:-/tmp}
 port=${PORT:-29100}
 jar=${JAR:-benchmarks/target/benchmarks.jar}
 java_extra=${JAVA_EXTRA:-}
+if [[ -d /dev/shm ]]; then aeron_dirs=${AERON_DIRS:-shm}; else aeron_dirs=${AERON_DIRS:-member}; fi
+[[ $aeron_dirs == shm || $aeron_dirs == member ]] || { echo "AERON_DIRS must be shm or member" >&2; exit 1; }
 [[ -f $jar ]] || { echo "no $jar: build it (see the top of this script)" >&2; exit 1; }
 (( port >= 29000 && port + 30 <= 29490 )) || echo "NOTE: PORT $port is outside 29000-29460"
 total=$((rate * seconds))
@@ -64,7 +70,7 @@ out=$(mktemp /tmp/snapshot-stall.XXXXXX)
 java_opts=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp "$jar")
 {
     echo "# snapshot-stall: $(date -u +%FT%TZ), sizes $sizes MiB, rounds $rounds, paths $paths, rate $rate/s,"\
-        "$seconds s, $total commands, snapshot at $((total / 2))"
+        "$seconds s, $total commands, snapshot at $((total / 2)), media driver directories: $aeron_dirs"
     echo "# java: $(java -version 2>&1 | head -1); cores: $(nproc); memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
     echo "# uptime: $(uptime)"
 } | tee -a "$out"
@@ -81,14 +87,22 @@ trap kill_members EXIT
 
 # start_members DIR LOG_PREFIX SIZE PATH SNAPSHOT_AT
 start_members() {
-    local dir=$1 prefix=$2 size=$3 path=$4 at=$5 heap=${HEAP_MIB:-$((4 * $3 + 512))}
+    local dir=$1 prefix=$2 size=$3 path=$4 at=$5 heap=${HEAP_MIB:-$((4 * $3 + 512))} aeron
     for i in 0 1 2; do
+        aeron=$dir/member-$i/aeron
+        [[ $aeron_dirs == shm ]] && aeron=/dev/shm/$(basename "$dir")-member-$i
         # shellcheck disable=SC2086
         java -Xms${heap}m -Xmx${heap}m $java_extra "${java_opts[@]}" dev.slipstream.bench.snapshot.SnapshotStallMember \
             --id "$i" --dir "$dir" --state-mib "$size" --path "$path" --port "$port" --expect "$total" \
-            --snapshot-at "$at" > "$dir/$prefix-$i.log" 2>&1 &
+            --snapshot-at "$at" --aeron-dir "$aeron" > "$dir/$prefix-$i.log" 2>&1 &
         pids+=($!)
     done
+}
+
+# remove DIR: the run's directory and its members' media driver directories on tmpfs (a killed
+# driver leaves its own behind)
+remove() {
+    rm -rf "$1" /dev/shm/"$(basename "$1")"-member-*
 }
 
 # await WHAT DIR LOG_PREFIX SECONDS: waits until every member's log has a line starting WHAT
@@ -124,13 +138,13 @@ run() {  # run SIZE PATH ROUND
     disk3=$(java -cp "$jar" dev.slipstream.bench.snapshot.DiskBaseline --dir "$dir" --mib "$size" --writers 3 \
         | field ms /dev/stdin)
     start_members "$dir" first "$size" "$path" $((total / 2))
-    if ! await READY "$dir" first 60; then failed=1; kill_members; rm -rf "$dir"; return; fi
+    if ! await READY "$dir" first 60; then failed=1; kill_members; remove "$dir"; return; fi
     local client
     client=$(java "${java_opts[@]}" dev.slipstream.bench.snapshot.StallClient --dir "$dir" --port "$port" \
         --rate "$rate" --seconds "$seconds" 2>&1 | grep -E '^(CLIENT|FAILED)') || true
     echo "# $client" | tee -a "$out"
     if ! await CAUGHT-UP "$dir" first 180 || grep -q '^FAILED' <<< "$client"; then
-        failed=1; kill_members; rm -rf "$dir"; return
+        failed=1; kill_members; remove "$dir"; return
     fi
     local snapshot cpu after digests heap rss
     # the leader's figures: its snapshot is the one the client waits for
@@ -165,9 +179,9 @@ run() {  # run SIZE PATH ROUND
     gap=$(field max-gap-ms /dev/stdin <<< "$client")
     echo "SUMMARY size=${size}MiB path=$path round=$round gap-ms=$gap disk-ms=$disk gap/disk=$(python3 -c \
         "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot snapshot-cpu-ms=$cpu after-snapshot-ms=$after restart-ms=$restart load-ms=$load load-cpu-ms=$load_cpu"\
-        "heap-after-gc-mib=$heap rss-peak-mib=$rss digest=$([[ $same == yes ]] && echo same || echo DIFFERENT)" \
+        "heap-after-gc-mib=$heap rss-peak-mib=$rss aeron=$aeron_dirs digest=$([[ $same == yes ]] && echo same || echo DIFFERENT)" \
         | tee -a "$out"
-    rm -rf "$dir"
+    remove "$dir"
 }
 
 for ((r = 1; r <= rounds; r++)); do

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * member's log recording starts, through its archive, and words the way out.
  *
  * <pre>{@code
- * CatchUpCheck check = new CatchUpCheck(1, members, baseDir);
+ * CatchUpCheck check = new CatchUpCheck(1, members, config.aeronDir());
  * String stuck = check.stuck(ownLogEnd);   // null unless the leader no longer holds what this member misses
  * }</pre>
  */
@@ -22,12 +22,13 @@ final class CatchUpCheck {
 
     private final int memberId;
     private final ClusterMembers members;
-    private final Path baseDir;
+    /** The member's media driver directory: the archive clients connect through its driver. */
+    private final Path aeronDir;
 
-    CatchUpCheck(final int memberId, final ClusterMembers members, final Path baseDir) {
+    CatchUpCheck(final int memberId, final ClusterMembers members, final Path aeronDir) {
         this.memberId = memberId;
         this.members = members;
-        this.baseDir = baseDir;
+        this.aeronDir = aeronDir;
     }
 
     /**
@@ -68,7 +69,7 @@ final class CatchUpCheck {
         final int logStreamId = ConsensusModule.Configuration.logStreamId();
         final long[] latest = {-1, -1};
         try (AeronArchive archive = AeronArchive.connect(new AeronArchive.Context()
-                .aeronDirectoryName(baseDir.resolve("aeron").toAbsolutePath().toString())
+                .aeronDirectoryName(aeronDir.toAbsolutePath().toString())
                 .controlRequestChannel("aeron:udp?endpoint=" + members.endpoint(other, ClusterMembers.ARCHIVE))
                 .controlResponseChannel("aeron:udp?endpoint=" + members.host(memberId) + ":0")
                 .messageTimeoutNs(QUERY_TIMEOUT_NS))) {

@@ -1,6 +1,7 @@
 package dev.slipstream.cluster;
 
 import io.aeron.CncFileDescriptor;
+import io.aeron.CommonContext;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveMarkFile;
 import io.aeron.archive.ArchiveThreadingMode;
@@ -22,6 +23,7 @@ import java.net.BindException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -32,12 +34,15 @@ import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -127,6 +132,19 @@ import org.agrona.concurrent.NoOpLock;
 public final class ClusterMember implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ClusterMember.class.getName());
     private static final String LOG_CHANNEL = "aeron:udp?term-length=8m";
+    /**
+     * Where the service writes its snapshot for the archive to record. Aeron's default IPC term
+     * (64 MiB, three of them) makes a large snapshot fault in 192 MiB of fresh log-buffer pages
+     * per member before the terms are reused; an 8 MiB term keeps the pages the archive has just
+     * read in use. Measured with 256 MiB of stage state (three members on one 2-vCPU machine):
+     * the service's CPU time in the snapshot 0.36-0.50 s with 64 MiB terms, 0.05-0.07 s with
+     * 8 MiB; the client's longest wait for an answer about half (docs/guide/cluster-operations.md,
+     * "Snapshots"). The largest message is still 1 MiB, far above a snapshot chunk.
+     */
+    static final String SNAPSHOT_CHANNEL = "aeron:ipc?alias=snapshot|term-length=8m";
+    /** What a media driver keeps in its directory; anything else there means the directory is not the driver's own. */
+    private static final Set<String> DRIVER_FILES = Set.of(CncFileDescriptor.CNC_FILE, "loss-report.dat",
+            "publications", "images");
     /** The log's term length; set only by tests that need small archive segments, so that a short run purges. */
     static String logTermLengthForTests;
     /** What a purge deletes; replaced only by tests that seed a bug in it. */
@@ -249,7 +267,9 @@ public final class ClusterMember implements AutoCloseable {
             for (int offset = 0; offset < ClusterMembers.PORTS_PER_MEMBER; offset++) {
                 checkPortFree(id, members.host(id), members.port(id, offset), ClusterMembers.PORT_NAMES[offset]);
             }
-            final String aeronDir = base.resolve("aeron").toAbsolutePath().toString();
+            // the default directory is inside base, which member.lock already keeps to one member
+            final String aeronDir = config.aeronDir().equals(base.resolve("aeron"))
+                    ? base.resolve("aeron").toAbsolutePath().toString() : requireDriverDirectory(id, config.aeronDir());
             final File clusterDir = base.resolve("cluster").toFile();
             final String host = members.host(id);
             final Supplier<IdleStrategy> idle = ClusterMember::backoff;
@@ -311,6 +331,7 @@ public final class ClusterMember implements AutoCloseable {
                     .archiveContext(archiveClient.clone())
                     .clusterDir(clusterDir)
                     .clusteredService(service)
+                    .snapshotChannel(SNAPSHOT_CHANNEL)
                     .idleStrategySupplier(idle)
                     .errorHandler(errors);
             driver = ClusteredMediaDriver.launch(driverContext, archiveContext, consensusContext);
@@ -322,7 +343,7 @@ public final class ClusterMember implements AutoCloseable {
             final Retention retainer = Retention.start(id, retention, counters, base,
                     () -> AeronArchive.connect(archiveClient.clone()), 1,
                     plannerForTests != null ? plannerForTests : RetentionPlan::of,
-                    config.leaderHeartbeatTimeout().toNanos(), new CatchUpCheck(id, members, base),
+                    config.leaderHeartbeatTimeout().toNanos(), new CatchUpCheck(id, members, config.aeronDir()),
                     reason -> errors.stop(new IllegalStateException(reason)));
             return new ClusterMember(config, lockChannel, lock, driver, container, service, counters, errors,
                     retention, retainer);
@@ -368,6 +389,55 @@ public final class ClusterMember implements AutoCloseable {
         } catch (final SocketException e) {
             throw new ClusterStartException("member " + id + ": cannot bind UDP port " + port + " (" + use + ") on "
                     + host + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * @return {@code dir} as the media driver's directory name, once it is known to be free for it
+     * @throws ClusterStartException if another media driver is active there, or it holds files
+     *         that are not a driver's (the driver would delete them on start)
+     */
+    private static String requireDriverDirectory(final int id, final Path dir) throws IOException {
+        final File directory = dir.toAbsolutePath().toFile();
+        if (driverRunningIn(directory)) {
+            throw new ClusterStartException("member " + id + ": a media driver is running in " + directory
+                    + "; give each member an Aeron directory of its own (MemberConfig.withAeronDir, aeron.dir)", null);
+        }
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                final Optional<String> foreign = entries.map(entry -> entry.getFileName().toString())
+                        .filter(name -> !DRIVER_FILES.contains(name)).sorted().findFirst();
+                if (foreign.isPresent()) {
+                    throw new ClusterStartException("member " + id + ": the Aeron directory " + directory
+                            + " holds '" + foreign.get() + "', which is not a media driver's file, and the driver"
+                            + " empties its directory on start; expected an empty or missing directory, or one a"
+                            + " member of this cluster used before", null);
+                }
+            }
+        }
+        return directory.toString();
+    }
+
+    /**
+     * @return true if a media driver has stirred in {@code directory} within Aeron's driver timeout
+     *         and its process is alive: a driver killed a moment ago leaves a fresh heartbeat, and a
+     *         member restarted at once must not be refused for it
+     */
+    private static boolean driverRunningIn(final File directory) {
+        if (!CommonContext.isDriverActive(directory, CommonContext.DEFAULT_DRIVER_TIMEOUT_MS, ignored -> { })) {
+            return false;
+        }
+        final MappedByteBuffer cnc;
+        try {
+            cnc = IoUtil.mapExistingFile(new File(directory, CncFileDescriptor.CNC_FILE), "cnc");
+        } catch (final RuntimeException goneMeanwhile) {
+            return false;
+        }
+        try {
+            final long pid = CncFileDescriptor.pid(CncFileDescriptor.createMetaDataBuffer(cnc));
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } finally {
+            IoUtil.unmap(cnc);
         }
     }
 

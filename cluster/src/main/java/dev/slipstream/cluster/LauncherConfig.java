@@ -27,6 +27,9 @@ import java.util.Set;
  *   <tr><td>{@code members}</td><td>required</td><td>every member's {@code host:basePort}, comma-separated,
  *       member 0 first; the same list in every member's file</td></tr>
  *   <tr><td>{@code base.dir}</td><td>required</td><td>this member's directory</td></tr>
+ *   <tr><td>{@code aeron.dir}</td><td>{@code base.dir/aeron}</td><td>the media driver's directory
+ *       ({@link MemberConfig#withAeronDir}): one of its own per member, on tmpfs
+ *       ({@code /dev/shm/engine-member-0}) where the machine has it</td></tr>
  *   <tr><td>{@code failover}</td><td>{@code default}</td><td>where the five keys below start from:
  *       {@code default} (Aeron's defaults) or {@code fast} ({@link MemberConfig#withFastFailover()}:
  *       500ms, 20ms, 50ms, 20ms); each key given replaces its value</td></tr>
@@ -94,6 +97,7 @@ public final class LauncherConfig {
     private static final String MEMBER_ID = "member.id";
     private static final String MEMBERS = "members";
     private static final String BASE_DIR = "base.dir";
+    private static final String AERON_DIR = "aeron.dir";
     private static final String LEADER_HEARTBEAT_TIMEOUT = "leader.heartbeat.timeout";
     private static final String FAILOVER = "failover";
     private static final String LEADER_HEARTBEAT_INTERVAL = "leader.heartbeat.interval";
@@ -112,7 +116,7 @@ public final class LauncherConfig {
     private static final String SNAPSHOTS_KEPT = "snapshots.kept";
     private static final String SEGMENT_LENGTH = "archive.segment.length";
     private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(MEMBER_ID,
-            MEMBERS, BASE_DIR, FAILOVER, LEADER_HEARTBEAT_TIMEOUT, LEADER_HEARTBEAT_INTERVAL, ELECTION_TIMEOUT,
+            MEMBERS, BASE_DIR, AERON_DIR, FAILOVER, LEADER_HEARTBEAT_TIMEOUT, LEADER_HEARTBEAT_INTERVAL, ELECTION_TIMEOUT,
             ELECTION_STATUS_INTERVAL, STARTUP_CANVASS_TIMEOUT, SESSION_TIMEOUT, TIMER_SERVICE, TIMER_WHEEL_TICK,
             AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY, SNAPSHOT_LOG_BYTES, SNAPSHOT_INTERVAL,
             SNAPSHOTS_KEPT, SEGMENT_LENGTH)));
@@ -120,7 +124,8 @@ public final class LauncherConfig {
     private static final Map<String, String> KEY_OF_SETTING = Map.of("leaderHeartbeatTimeout",
             LEADER_HEARTBEAT_TIMEOUT, "leaderHeartbeatInterval", LEADER_HEARTBEAT_INTERVAL, "electionTimeout",
             ELECTION_TIMEOUT, "electionStatusInterval", ELECTION_STATUS_INTERVAL, "startupCanvassTimeout",
-            STARTUP_CANVASS_TIMEOUT, "sessionTimeout", SESSION_TIMEOUT, "timerWheelTick", TIMER_WHEEL_TICK);
+            STARTUP_CANVASS_TIMEOUT, "sessionTimeout", SESSION_TIMEOUT, "timerWheelTick", TIMER_WHEEL_TICK, "aeronDir",
+            AERON_DIR);
 
     /**
      * How a member admits client sessions: the {@code authentication} key.
@@ -195,6 +200,7 @@ public final class LauncherConfig {
         final List<String> members = members(config);
         final int memberId = memberId(config, members.size());
         final Path baseDir = baseDir(config);
+        final Path aeronDir = aeronDir(config);
         final boolean fast = failover(config);
         final Duration heartbeat = config.duration(LEADER_HEARTBEAT_TIMEOUT,
                 fast ? MemberConfig.FAST_LEADER_HEARTBEAT_TIMEOUT : MemberConfig.DEFAULT_LEADER_HEARTBEAT_TIMEOUT);
@@ -216,7 +222,7 @@ public final class LauncherConfig {
         final MemberConfig memberConfig;
         try {
             memberConfig = new MemberConfig(memberId, members, baseDir, heartbeat, session, timers, tick,
-                    heartbeatInterval, election, statusInterval, canvass);
+                    heartbeatInterval, election, statusInterval, canvass, aeronDir);
         } catch (final IllegalArgumentException e) {
             throw config.fail(inKeys(e.getMessage()) + (fast ? " (" + FAILOVER + "=fast gives the keys left out"
                     + " the fast values)" : ""));
@@ -282,6 +288,20 @@ public final class LauncherConfig {
         final Path dir = config.path(BASE_DIR, value);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw config.invalid(BASE_DIR, value, "a directory, or a path where one can be made; " + dir
+                    + " is a file");
+        }
+        return dir;
+    }
+
+    /** @return the {@code aeron.dir} path, or null for the default */
+    private static Path aeronDir(final ConfigFile config) {
+        if (!config.has(AERON_DIR)) {
+            return null;
+        }
+        final String value = config.entries().get(AERON_DIR);
+        final Path dir = config.path(AERON_DIR, value);
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw config.invalid(AERON_DIR, value, "a directory, or a path where one can be made; " + dir
                     + " is a file");
         }
         return dir;

@@ -32,7 +32,7 @@ import java.util.function.Supplier;
  *
  * <pre>{@code
  * Retention retention = Retention.start(0, policy, counters, baseDir, archiveClient, 1, RetentionPlan::of,
- *         heartbeatTimeoutNs, new CatchUpCheck(0, members, baseDir), reason -> failures.stop(reason));
+ *         heartbeatTimeoutNs, new CatchUpCheck(0, members, aeronDir), reason -> failures.stop(reason));
  * long bytes = retention.archiveBytes();
  * retention.close();                      // before the archive and the driver close
  * }</pre>

@@ -59,7 +59,7 @@ class ClusterToolTest {
             recordingLog.requireAll("type=TERM", "type=SNAPSHOT");
 
             final Tool plan = clusterTool(clusterDir, List.of(
-                    "-Daeron.dir=" + cluster.config.baseDir().resolve("aeron").toAbsolutePath(),
+                    "-Daeron.dir=" + cluster.config.aeronDir().toAbsolutePath(),
                     "-Daeron.archive.control.channel=aeron:udp?endpoint=localhost:27634",  // base port + 4
                     "-Daeron.archive.control.response.channel=aeron:udp?endpoint=localhost:0"), "recovery-plan", "1");
             plan.requireSuccess();

@@ -222,6 +222,24 @@ class LauncherConfigTest {
     }
 
     @Test
+    void aeronDirPutsTheDriversDirectoryThereAndLeftOutItIsInTheBaseDir() throws IOException {
+        assertEquals(dir.resolve("member-1").resolve("aeron"), load(good()).memberConfig().aeronDir());
+        final LauncherConfig config = load(with(good(), "aeron.dir", "shm/engine-member-1"));
+        assertEquals(dir.resolve("shm/engine-member-1"), config.memberConfig().aeronDir(),
+                "relative to the file's directory");
+    }
+
+    @Test
+    void anAeronDirThatIsAFileOrHoldsTheMembersStateIsRefused() throws IOException {
+        final Path file = Files.writeString(dir.resolve("a-file"), "x");
+        refused("aeron.dir", file.toString(), "expected a directory", "is a file");
+        refused(with(good(), "aeron.dir", dir.toString()), "aeron.dir", "above it", "empties its directory on start",
+                "expected a directory of its own");
+        refused(with(good(), "aeron.dir", dir.resolve("member-1/archive/aeron").toString()), "aeron.dir",
+                "inside the member's archive/ directory", "expected a directory of its own");
+    }
+
+    @Test
     void aBadDurationIsRefused() throws IOException {
         for (final String value : List.of("3", "3 sec", "3.5s", "-1s", "s", "fast", "99999999999999s")) {
             refused("leader.heartbeat.timeout", value, "a whole number with a unit, ms, s or m");

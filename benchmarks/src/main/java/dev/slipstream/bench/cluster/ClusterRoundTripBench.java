@@ -106,7 +106,7 @@ public final class ClusterRoundTripBench {
             final String clientDirectory;
             if (o.clientDriver.equals("member")) {
                 // ClusterMember keeps its media driver's directory at baseDir/aeron
-                clientDirectory = members[0].config().baseDir().resolve("aeron").toAbsolutePath().toString();
+                clientDirectory = members[0].config().aeronDir().toAbsolutePath().toString();
             } else {
                 clientDriver = MediaDriver.launch(new MediaDriver.Context()
                         .aeronDirectoryName(dir.resolve("client-driver").toString())

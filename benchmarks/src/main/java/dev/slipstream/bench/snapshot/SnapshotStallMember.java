@@ -35,20 +35,21 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp benchmarks.jar \
  *      dev.slipstream.bench.snapshot.SnapshotStallMember --id 0 --dir /tmp/stall --state-mib 256 \
- *      --path streamed --port 29100 --expect 20000 --snapshot-at 10000
+ *      --path streamed --port 29100 --expect 20000 --snapshot-at 10000 --aeron-dir /dev/shm/stall-member-0
  * </pre>
+ * Without {@code --aeron-dir} the media driver's directory is the member's {@code aeron/}.
  */
 public final class SnapshotStallMember {
     private SnapshotStallMember() {
     }
 
     /**
-     * @param args {@code --id --dir --state-mib --path streamed|buffered --port --expect --snapshot-at}
+     * @param args {@code --id --dir --state-mib --path streamed|buffered --port --expect --snapshot-at --aeron-dir}
      * @throws Exception if the member cannot start
      */
     public static void main(final String[] args) throws Exception {
         final StallOptions o = StallOptions.parse(args, "id", "dir", "state-mib", "path", "port", "expect",
-                "snapshot-at", "members");
+                "snapshot-at", "members", "aeron-dir");
         final int id = o.integer("id", 0);
         final int members = o.integer("members", 3);
         final int port = o.integer("port", 29100);
@@ -84,8 +85,12 @@ public final class SnapshotStallMember {
                 })
                 .build();
         final PhaseTimingService timed = new PhaseTimingService(service);
-        final ClusterMember member = ClusterMember.start(new MemberConfig(id, memberList,
-                dir.resolve("member-" + id), Duration.ofSeconds(10), Duration.ofSeconds(60)), timed);
+        MemberConfig config = new MemberConfig(id, memberList, dir.resolve("member-" + id), Duration.ofSeconds(10),
+                Duration.ofSeconds(60));
+        if (o.has("aeron-dir")) {
+            config = config.withAeronDir(Path.of(o.text("aeron-dir", "")));
+        }
+        final ClusterMember member = ClusterMember.start(config, timed);
         System.out.println("READY member=" + id);
         boolean asked = snapshotAt <= 0;
         boolean caughtUp = false;

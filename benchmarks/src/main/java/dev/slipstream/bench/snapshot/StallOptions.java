@@ -47,6 +47,10 @@ final class StallOptions {
         return Math.toIntExact(integer(name, (long) fallback));
     }
 
+    boolean has(final String name) {
+        return values.containsKey(name);
+    }
+
     String text(final String name, final String fallback) {
         return values.getOrDefault(name, fallback);
     }
