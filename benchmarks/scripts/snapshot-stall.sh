@@ -17,12 +17,14 @@
 # each must reach the same digest (count and CRC32C of the state) as before.
 #
 # Summary line per size, path and round:
-#   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. disk3-ms=.. gap/disk3=.. snapshot-ms=..
+#   SUMMARY size=256MiB path=streamed round=1 gap-ms=.. disk-ms=.. gap/disk=.. disk3-ms=.. gap/disk3=.. archive3-ms=.. gap/archive3=.. snapshot-ms=..
 #           snapshot-cpu-ms=.. after-snapshot-ms=.. restart-ms=.. load-ms=.. load-cpu-ms=.. heap-after-gc-mib=.. rss-peak-mib=.. aeron=shm digest=same
 #   gap-ms       the client's longest wait between two answers (the stall it sees)
 #   disk-ms      writing and forcing SIZE MiB to a file in the same directory
 #   disk3-ms     three threads doing so at once, each to its own file: what the three members'
 #                archives write together when they snapshot on one machine
+#   archive3-ms  three Aeron archives, set up as the members' own and nothing else running
+#                (ArchiveBaseline), each recording SIZE MiB offered at once: Aeron's own cost
 #   snapshot-ms  the leader's onTakeSnapshot: waiting for the stages, then writing (the service's
 #                part of the stall)
 #   snapshot-cpu-ms  the CPU time the leader's service thread spent in it (copies, offers)
@@ -46,6 +48,7 @@
 #                 /dev/shm/<run>-member-N, as the operations guide advises; the default where
 #                 /dev/shm exists) or member (each member's base directory, the default of
 #                 MemberConfig)
+#   env STAGE_WAIT the stages' wait strategy: sleeping (the pipeline's default) or blocking
 #   env JAR       default benchmarks/target/benchmarks.jar
 #   env JAVA_EXTRA more JVM options for the members (e.g. a profiler agent)
 #   env PROFILE_DIR with JAVA_EXTRA=-XX:StartFlightRecording=settings=profile: each member's flight
@@ -94,7 +97,7 @@ start_members() {
         # shellcheck disable=SC2086
         java -Xms${heap}m -Xmx${heap}m $java_extra "${java_opts[@]}" dev.slipstream.bench.snapshot.SnapshotStallMember \
             --id "$i" --dir "$dir" --state-mib "$size" --path "$path" --port "$port" --expect "$total" \
-            --snapshot-at "$at" --aeron-dir "$aeron" > "$dir/$prefix-$i.log" 2>&1 &
+            --snapshot-at "$at" --aeron-dir "$aeron" ${STAGE_WAIT:+--wait $STAGE_WAIT} > "$dir/$prefix-$i.log" 2>&1 &
         pids+=($!)
     done
 }
@@ -137,6 +140,11 @@ run() {  # run SIZE PATH ROUND
     disk=$(java -cp "$jar" dev.slipstream.bench.snapshot.DiskBaseline --dir "$dir" --mib "$size" | field ms /dev/stdin)
     disk3=$(java -cp "$jar" dev.slipstream.bench.snapshot.DiskBaseline --dir "$dir" --mib "$size" --writers 3 \
         | field ms /dev/stdin)
+    local archive_dir=$dir/archive-baseline-aeron archive3
+    [[ $aeron_dirs == shm ]] && archive_dir=/dev/shm/$(basename "$dir")-member-baseline
+    archive3=$(java "${java_opts[@]}" dev.slipstream.bench.snapshot.ArchiveBaseline --dir "$dir" --mib "$size" \
+        --archives 3 --aeron-dir "$archive_dir" 2>/dev/null | field ms /dev/stdin)
+    rm -rf "$dir"/archive-baseline-*
     start_members "$dir" first "$size" "$path" $((total / 2))
     if ! await READY "$dir" first 60; then failed=1; kill_members; remove "$dir"; return; fi
     local client
@@ -178,7 +186,8 @@ run() {  # run SIZE PATH ROUND
     local gap
     gap=$(field max-gap-ms /dev/stdin <<< "$client")
     echo "SUMMARY size=${size}MiB path=$path round=$round gap-ms=$gap disk-ms=$disk gap/disk=$(python3 -c \
-        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") snapshot-ms=$snapshot snapshot-cpu-ms=$cpu after-snapshot-ms=$after restart-ms=$restart load-ms=$load load-cpu-ms=$load_cpu"\
+        "print(f'{$gap / $disk:.2f}')") disk3-ms=$disk3 gap/disk3=$(python3 -c "print(f'{$gap / $disk3:.2f}')") archive3-ms=$archive3 gap/archive3=$(python3 -c \
+        "print(f'{$gap / $archive3:.2f}')") snapshot-ms=$snapshot snapshot-cpu-ms=$cpu after-snapshot-ms=$after restart-ms=$restart load-ms=$load load-cpu-ms=$load_cpu"\
         "heap-after-gc-mib=$heap rss-peak-mib=$rss aeron=$aeron_dirs digest=$([[ $same == yes ]] && echo same || echo DIFFERENT)" \
         | tee -a "$out"
     remove "$dir"

@@ -136,10 +136,11 @@ public final class ClusterMember implements AutoCloseable {
      * Where the service writes its snapshot for the archive to record. Aeron's default IPC term
      * (64 MiB, three of them) makes a large snapshot fault in 192 MiB of fresh log-buffer pages
      * per member before the terms are reused; an 8 MiB term keeps the pages the archive has just
-     * read in use. Measured with 256 MiB of stage state (three members on one 2-vCPU machine):
-     * the service's CPU time in the snapshot 0.36-0.50 s with 64 MiB terms, 0.05-0.07 s with
-     * 8 MiB; the client's longest wait for an answer about half (docs/guide/cluster-operations.md,
-     * "Snapshots"). The largest message is still 1 MiB, far above a snapshot chunk.
+     * read in use. Measured with 256 MiB of stage state (three members on one 2-vCPU machine,
+     * docs/benchmarks/cluster.md, "Snapshots of large state"): the service thread's CPU time in
+     * the snapshot 0.31-0.45 s with 64 MiB terms, 0.06-0.11 s with 8 MiB; the client's longest
+     * wait for an answer 2.38 s (2.27-2.52) before, 1.74 s (1.15-1.89) after. The largest message
+     * is still 1 MiB, far above a snapshot chunk.
      */
     static final String SNAPSHOT_CHANNEL = "aeron:ipc?alias=snapshot|term-length=8m";
     /** What a media driver keeps in its directory; anything else there means the directory is not the driver's own. */

@@ -18,10 +18,9 @@ import java.util.Objects;
  *
  * <p><b>The media driver's directory on tmpfs.</b> The driver's log buffers are memory-mapped
  * files in {@code aeronDir}. On a disk file system the kernel writes their dirty pages back to the
- * disk, where they compete with the archive's own writes; on tmpfs ({@code /dev/shm}, Aeron's own
- * default on Linux) they stay in memory. Measured: a 256 MiB snapshot stops a three-member
- * cluster on one machine about a third shorter with the directory on tmpfs
- * (docs/guide/cluster-operations.md, "Snapshots"). Give each member a directory of its own:
+ * disk, where they compete with the archive's own writes and can stall the driver; on tmpfs
+ * ({@code /dev/shm}, Aeron's own default on Linux) they stay in memory. Aeron advises tmpfs for
+ * its drivers. Give each member a directory of its own:
  *
  * <pre>{@code
  * MemberConfig config = MemberConfig.of(0, members, Path.of("/var/lib/engine/member-0"))

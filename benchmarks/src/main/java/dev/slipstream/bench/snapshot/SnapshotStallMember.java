@@ -49,7 +49,7 @@ public final class SnapshotStallMember {
      */
     public static void main(final String[] args) throws Exception {
         final StallOptions o = StallOptions.parse(args, "id", "dir", "state-mib", "path", "port", "expect",
-                "snapshot-at", "members", "aeron-dir");
+                "snapshot-at", "members", "aeron-dir", "wait");
         final int id = o.integer("id", 0);
         final int members = o.integer("members", 3);
         final int port = o.integer("port", 29100);
@@ -70,6 +70,8 @@ public final class SnapshotStallMember {
                 .builder(LargeState.Amount::new)
                 .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
                 .ringSize(4096)
+                .waitStrategy(o.text("wait", "sleeping").equals("blocking")
+                        ? dev.slipstream.wait.BlockingWaitStrategy::new : dev.slipstream.wait.SleepingWaitStrategy::new)
                 .replies(4096, Long.BYTES)
                 .pipeline((pipeline, outbox, states) -> {
                     if (path.equals("streamed")) {
