@@ -31,11 +31,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -44,7 +44,6 @@ import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AgentTerminationException;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NoOpLock;
 
@@ -53,8 +52,9 @@ import org.agrona.concurrent.NoOpLock;
  * running a {@link ClusteredService} (typically a {@link PipelineClusteredService}), started
  * from a {@link MemberConfig}.
  *
- * <p>Every agent runs with a backing-off idle strategy (spin, yield, then park up to 1 ms), so
- * several members share a few cores without starving each other; the media driver and the
+ * <p>Every agent waits as {@link MemberConfig#agentIdle()} says: by default it backs off (spin,
+ * yield, then park up to 1 ms), so several members share a few cores without starving each
+ * other; {@link MemberConfig.AgentIdle#BUSY_SPIN} wants a core per agent. The media driver and the
  * archive each run their agents on one shared thread. The consensus module keeps cluster timers
  * as {@link MemberConfig#timerService()} says. Before launching anything the member
  * takes {@code baseDir/member.lock} and checks that its five UDP ports are free, so a second
@@ -273,13 +273,13 @@ public final class ClusterMember implements AutoCloseable {
                     ? base.resolve("aeron").toAbsolutePath().toString() : requireDriverDirectory(id, config.aeronDir());
             final File clusterDir = base.resolve("cluster").toFile();
             final String host = members.host(id);
-            final Supplier<IdleStrategy> idle = ClusterMember::backoff;
+            final Supplier<IdleStrategy> idle = config.agentIdle()::newStrategy;
             final Failures errors = new Failures(id);
 
             final MediaDriver.Context driverContext = new MediaDriver.Context()
                     .aeronDirectoryName(aeronDir)
                     .threadingMode(ThreadingMode.SHARED)
-                    .sharedIdleStrategy(backoff())
+                    .sharedIdleStrategy(idle.get())
                     .termBufferSparseFile(true)
                     .dirDeleteOnStart(true)
                     .dirDeleteOnShutdown(true)
@@ -442,8 +442,10 @@ public final class ClusterMember implements AutoCloseable {
         }
     }
 
-    private static IdleStrategy backoff() {
-        return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+    /** @return the idle strategies of the driver, archive and consensus module, for tests of what the config set */
+    List<IdleStrategy> agentIdleStrategiesForTests() {
+        return List.of(driver.mediaDriver().context().sharedIdleStrategy(),
+                driver.archive().context().idleStrategy(), driver.consensusModule().context().idleStrategy());
     }
 
     /** @return the config the member was started with; answers in every state */

@@ -47,6 +47,8 @@ import java.util.Set;
  *   <tr><td>{@code session.timeout}</td><td>{@code 10s}</td><td>how long a silent client session lives</td></tr>
  *   <tr><td>{@code timer.service}</td><td>{@code wheel}</td><td>{@code wheel} or {@code heap}
  *       ({@link MemberConfig.TimerService})</td></tr>
+ *   <tr><td>{@code agent.idle}</td><td>{@code backoff}</td><td>how the member's agents wait when idle:
+ *       {@code backoff}, {@code yielding} or {@code busy-spin} ({@link MemberConfig.AgentIdle})</td></tr>
  *   <tr><td>{@code timer.wheel.tick}</td><td>{@code 8ms}</td><td>the wheel's tick (with {@code wheel} only)</td></tr>
  *   <tr><td>{@code snapshot.log.bytes}</td><td>{@code 0} (off)</td><td>log bytes after the latest snapshot
  *       that make the leader ask for the next one: a size such as {@code 256m} ({@link RetentionPolicy})</td></tr>
@@ -107,6 +109,7 @@ public final class LauncherConfig {
     private static final String SESSION_TIMEOUT = "session.timeout";
     private static final String TIMER_SERVICE = "timer.service";
     private static final String TIMER_WHEEL_TICK = "timer.wheel.tick";
+    private static final String AGENT_IDLE = "agent.idle";
     private static final String AUTHENTICATION = "authentication";
     private static final String SECRET_FILE = "secret.file";
     private static final String CLIENT_SECRETS_FILE = "client.secrets.file";
@@ -118,8 +121,8 @@ public final class LauncherConfig {
     private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(MEMBER_ID,
             MEMBERS, BASE_DIR, AERON_DIR, FAILOVER, LEADER_HEARTBEAT_TIMEOUT, LEADER_HEARTBEAT_INTERVAL, ELECTION_TIMEOUT,
             ELECTION_STATUS_INTERVAL, STARTUP_CANVASS_TIMEOUT, SESSION_TIMEOUT, TIMER_SERVICE, TIMER_WHEEL_TICK,
-            AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY, SNAPSHOT_LOG_BYTES, SNAPSHOT_INTERVAL,
-            SNAPSHOTS_KEPT, SEGMENT_LENGTH)));
+            AGENT_IDLE, AUTHENTICATION, SECRET_FILE, CLIENT_SECRETS_FILE, SERVICE_FACTORY, SNAPSHOT_LOG_BYTES,
+            SNAPSHOT_INTERVAL, SNAPSHOTS_KEPT, SEGMENT_LENGTH)));
     /** MemberConfig's names for the settings in its messages, and the keys that set them. */
     private static final Map<String, String> KEY_OF_SETTING = Map.of("leaderHeartbeatTimeout",
             LEADER_HEARTBEAT_TIMEOUT, "leaderHeartbeatInterval", LEADER_HEARTBEAT_INTERVAL, "electionTimeout",
@@ -222,7 +225,7 @@ public final class LauncherConfig {
         final MemberConfig memberConfig;
         try {
             memberConfig = new MemberConfig(memberId, members, baseDir, heartbeat, session, timers, tick,
-                    heartbeatInterval, election, statusInterval, canvass, aeronDir);
+                    heartbeatInterval, election, statusInterval, canvass, aeronDir, agentIdle(config));
         } catch (final IllegalArgumentException e) {
             throw config.fail(inKeys(e.getMessage()) + (fast ? " (" + FAILOVER + "=fast gives the keys left out"
                     + " the fast values)" : ""));
@@ -360,6 +363,17 @@ public final class LauncherConfig {
             case "heap" -> MemberConfig.TimerService.PRIORITY_HEAP;
             default -> throw config.invalid(TIMER_SERVICE, value, "wheel (a timer wheel, the default) or heap"
                     + " (a priority heap)");
+        };
+    }
+
+    private static MemberConfig.AgentIdle agentIdle(final ConfigFile config) {
+        final String value = config.optional(AGENT_IDLE).orElse("backoff");
+        return switch (value) {
+            case "backoff" -> MemberConfig.AgentIdle.BACKOFF;
+            case "yielding" -> MemberConfig.AgentIdle.YIELDING;
+            case "busy-spin" -> MemberConfig.AgentIdle.BUSY_SPIN;
+            default -> throw config.invalid(AGENT_IDLE, value, "backoff (spin, yield, then park up to 1 ms: the"
+                    + " default), yielding or busy-spin (a core for each of the member's agents)");
         };
     }
 

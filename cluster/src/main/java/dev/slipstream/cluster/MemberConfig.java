@@ -4,6 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 
 /**
  * What one cluster member needs to start: its id, the member list and its base directory, plus
@@ -71,10 +76,12 @@ import java.util.Objects;
  * @param aeronDir the media driver's directory (its log buffers and counters); {@code null} gives
  *        {@code baseDir/aeron}. The driver empties it on start: it must be neither {@code baseDir}
  *        nor above it, nor inside the member's {@code archive/} or {@code cluster/}
+ * @param agentIdle how the member's agents wait when idle; {@code null} gives {@link AgentIdle#BACKOFF}
  */
 public record MemberConfig(int memberId, List<String> members, Path baseDir, Duration leaderHeartbeatTimeout,
         Duration sessionTimeout, TimerService timerService, Duration timerWheelTick, Duration leaderHeartbeatInterval,
-        Duration electionTimeout, Duration electionStatusInterval, Duration startupCanvassTimeout, Path aeronDir) {
+        Duration electionTimeout, Duration electionStatusInterval, Duration startupCanvassTimeout, Path aeronDir,
+        AgentIdle agentIdle) {
     /** Aeron Cluster's default leader heartbeat timeout. */
     public static final Duration DEFAULT_LEADER_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
     /** Aeron Cluster's default session timeout. */
@@ -128,6 +135,51 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     }
 
     /**
+     * How the member's agents (the media driver, the archive, the consensus module and the
+     * service container) wait when a duty cycle found nothing to do. The pipeline's stages wait
+     * with their own strategy ({@code PipelineClusteredService.Builder.waitStrategy}).
+     *
+     * <pre>{@code
+     * MemberConfig config = MemberConfig.of(0, members, dir).withAgentIdle(MemberConfig.AgentIdle.BUSY_SPIN);
+     * }</pre>
+     */
+    public enum AgentIdle {
+        /**
+         * The default: spin a little, yield a little, then park from 1 us up to 1 ms. An idle
+         * member costs almost no CPU; a command that arrives while an agent parks waits up to
+         * 1 ms for each agent on its way.
+         */
+        BACKOFF {
+            @Override
+            public IdleStrategy newStrategy() {
+                return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1),
+                        TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        },
+        /** Yield the core after every empty duty cycle: shorter waits, a busy core per agent while idle. */
+        YIELDING {
+            @Override
+            public IdleStrategy newStrategy() {
+                return new YieldingIdleStrategy();
+            }
+        },
+        /**
+         * Never leave the core: the shortest waits, and each agent (four per member) needs a core
+         * of its own, or the agents take turns on a core and wait for each other far longer than
+         * any park.
+         */
+        BUSY_SPIN {
+            @Override
+            public IdleStrategy newStrategy() {
+                return new BusySpinIdleStrategy();
+            }
+        };
+
+        /** @return a new idle strategy of this kind (one per agent: they keep state) */
+        public abstract IdleStrategy newStrategy();
+    }
+
+    /**
      * Checks the config.
      *
      * @param memberId this member's index in {@code members}
@@ -142,13 +194,14 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
      * @param electionStatusInterval how often a member in an election repeats its log position
      * @param startupCanvassTimeout how long a starting member waits to hear from every member
      * @param aeronDir the media driver's directory, {@code null} for {@code baseDir/aeron}
+     * @param agentIdle how the agents wait when idle, {@code null} for {@link AgentIdle#BACKOFF}
      * @throws IllegalArgumentException if the member list is bad (see {@link ClusterMembers#parse}),
      *         the member id is not in it, a duration is not positive, the tick is under 1 ms, the
      *         heartbeat interval is more than half the heartbeat timeout or the election timeout,
      *         the election status interval more than half the election timeout, the startup
      *         canvass timeout shorter than the heartbeat timeout, or {@code aeronDir} would hold
      *         or be inside the member's state
-     * @throws NullPointerException if an argument but {@code aeronDir} is null
+     * @throws NullPointerException if an argument but {@code aeronDir} or {@code agentIdle} is null
      */
     public MemberConfig {
         Objects.requireNonNull(members, "members must not be null");
@@ -183,10 +236,11 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
                 "so that the members exchange their positions at least twice in an election");
         aeronDir = aeronDir == null ? baseDir.resolve("aeron") : aeronDir;
         requireApartFromState(aeronDir, baseDir);
+        agentIdle = agentIdle == null ? AgentIdle.BACKOFF : agentIdle;
     }
 
     /**
-     * A copy of the 11-setting form with the media driver's directory in {@code baseDir/aeron}.
+     * A config with the media driver's directory in {@code baseDir/aeron} and agents that back off.
      *
      * @param memberId this member's index in {@code members}
      * @param members {@code host:basePort} per member
@@ -207,7 +261,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
             final Duration timerWheelTick, final Duration leaderHeartbeatInterval, final Duration electionTimeout,
             final Duration electionStatusInterval, final Duration startupCanvassTimeout) {
         this(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout, timerService, timerWheelTick,
-                leaderHeartbeatInterval, electionTimeout, electionStatusInterval, startupCanvassTimeout, null);
+                leaderHeartbeatInterval, electionTimeout, electionStatusInterval, startupCanvassTimeout, null, null);
     }
 
     // the driver deletes its directory's contents on start: it must never be where the state is
@@ -338,7 +392,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     public MemberConfig withFastFailover() {
         return new MemberConfig(memberId, members, baseDir, FAST_LEADER_HEARTBEAT_TIMEOUT, sessionTimeout,
                 timerService, timerWheelTick, FAST_LEADER_HEARTBEAT_INTERVAL, FAST_ELECTION_TIMEOUT,
-                FAST_ELECTION_STATUS_INTERVAL, startupCanvassTimeout, aeronDir);
+                FAST_ELECTION_STATUS_INTERVAL, startupCanvassTimeout, aeronDir, agentIdle);
     }
 
     /**
@@ -360,7 +414,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     public MemberConfig withElectionTimings(final Duration heartbeatInterval, final Duration election,
             final Duration statusInterval) {
         return new MemberConfig(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout, timerService,
-                timerWheelTick, heartbeatInterval, election, statusInterval, startupCanvassTimeout, aeronDir);
+                timerWheelTick, heartbeatInterval, election, statusInterval, startupCanvassTimeout, aeronDir, agentIdle);
     }
 
     /**
@@ -372,7 +426,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
      */
     public MemberConfig withStartupCanvassTimeout(final Duration timeout) {
         return new MemberConfig(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout, timerService,
-                timerWheelTick, leaderHeartbeatInterval, electionTimeout, electionStatusInterval, timeout, aeronDir);
+                timerWheelTick, leaderHeartbeatInterval, electionTimeout, electionStatusInterval, timeout, aeronDir, agentIdle);
     }
 
     /**
@@ -384,7 +438,7 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
      */
     public MemberConfig withTimeouts(final Duration heartbeat, final Duration session) {
         return new MemberConfig(memberId, members, baseDir, heartbeat, session, timerService, timerWheelTick,
-                leaderHeartbeatInterval, electionTimeout, electionStatusInterval, startupCanvassTimeout, aeronDir);
+                leaderHeartbeatInterval, electionTimeout, electionStatusInterval, startupCanvassTimeout, aeronDir, agentIdle);
     }
 
     /**
@@ -398,14 +452,14 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     public MemberConfig withTimerWheelTick(final Duration tick) {
         return new MemberConfig(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout,
                 TimerService.WHEEL, tick, leaderHeartbeatInterval, electionTimeout, electionStatusInterval,
-                startupCanvassTimeout, aeronDir);
+                startupCanvassTimeout, aeronDir, agentIdle);
     }
 
     /** @return a copy whose consensus module keeps timers in a priority heap (no tick) */
     public MemberConfig withPriorityHeapTimers() {
         return new MemberConfig(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout,
                 TimerService.PRIORITY_HEAP, timerWheelTick, leaderHeartbeatInterval, electionTimeout,
-                electionStatusInterval, startupCanvassTimeout, aeronDir);
+                electionStatusInterval, startupCanvassTimeout, aeronDir, agentIdle);
     }
 
     /**
@@ -427,7 +481,20 @@ public record MemberConfig(int memberId, List<String> members, Path baseDir, Dur
     public MemberConfig withAeronDir(final Path dir) {
         return new MemberConfig(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout, timerService,
                 timerWheelTick, leaderHeartbeatInterval, electionTimeout, electionStatusInterval,
-                startupCanvassTimeout, Objects.requireNonNull(dir, "dir must not be null"));
+                startupCanvassTimeout, Objects.requireNonNull(dir, "dir must not be null"), agentIdle);
+    }
+
+    /**
+     * A copy whose agents wait this way when idle ({@link AgentIdle}).
+     *
+     * @param idle how the member's agents wait
+     * @return a copy with this idle strategy
+     * @throws NullPointerException if {@code idle} is null
+     */
+    public MemberConfig withAgentIdle(final AgentIdle idle) {
+        return new MemberConfig(memberId, members, baseDir, leaderHeartbeatTimeout, sessionTimeout, timerService,
+                timerWheelTick, leaderHeartbeatInterval, electionTimeout, electionStatusInterval,
+                startupCanvassTimeout, aeronDir, Objects.requireNonNull(idle, "idle must not be null"));
     }
 
     /** @return the parsed member list */

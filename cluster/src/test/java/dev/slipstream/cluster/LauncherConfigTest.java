@@ -240,6 +240,16 @@ class LauncherConfigTest {
     }
 
     @Test
+    void agentIdleSetsHowTheAgentsWaitAndABadOneIsRefused() throws IOException {
+        assertEquals(MemberConfig.AgentIdle.BACKOFF, load(good()).memberConfig().agentIdle());
+        assertEquals(MemberConfig.AgentIdle.BUSY_SPIN,
+                load(with(good(), "agent.idle", "busy-spin")).memberConfig().agentIdle());
+        assertEquals(MemberConfig.AgentIdle.YIELDING,
+                load(with(good(), "agent.idle", "yielding")).memberConfig().agentIdle());
+        refused("agent.idle", "spin", "expected backoff", "yielding or busy-spin");
+    }
+
+    @Test
     void aBadDurationIsRefused() throws IOException {
         for (final String value : List.of("3", "3 sec", "3.5s", "-1s", "s", "fast", "99999999999999s")) {
             refused("leader.heartbeat.timeout", value, "a whole number with a unit, ms, s or m");

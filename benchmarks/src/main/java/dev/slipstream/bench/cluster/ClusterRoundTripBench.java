@@ -56,8 +56,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * log callback), {@code --client-driver own|member} (the client's media driver: one of its own,
  * the default, as on a machine of its own; or member 0's, which takes a busy agent off the
  * cores when the client and the members share them).
- * The members' agents back off (spin, yield, park up to 1 ms), as
- * {@link ClusterMember} sets them. Prints {@code RESULT impl=.. rate=.. figure=F value=V ...}
+ * {@code --member-idle backoff|yielding|busy-spin} sets how the members' agents wait
+ * ({@link MemberConfig.AgentIdle}; default backoff: spin, yield, park up to 1 ms). Prints {@code RESULT impl=.. rate=.. figure=F value=V ...}
  * for F in p50, p90, p99, p999, max (microseconds) and achieved (answers per second).
  *
  * <pre>
@@ -99,7 +99,7 @@ public final class ClusterRoundTripBench {
                 final ClusteredService service = o.impl.equals("echo") ? new EchoService()
                         : PipelineServices.service(o.stages, o.ringWait, o.fastReplies);
                 final MemberConfig config = new MemberConfig(i, memberList, dir.resolve("member-" + i),
-                        Duration.ofSeconds(10), Duration.ofSeconds(60));
+                        Duration.ofSeconds(10), Duration.ofSeconds(60)).withAgentIdle(o.memberIdle);
                 members[i] = ClusterMember.start(o.timers.equals("heap") ? config.withPriorityHeapTimers()
                         : config.withTimerWheelTick(Duration.ofMillis(o.tickMs)), service);
             }
@@ -166,10 +166,10 @@ public final class ClusterRoundTripBench {
     private static void report(final Options o, final Answers answers, final long start) {
         final Histogram h = answers.histogram;
         final String tags = String.format(Locale.ROOT, " stages=%s timers=%s tick=%s ring-wait=%s client-idle=%s"
-                        + " members=%d fast-replies=%s client-driver=%s count=%d",
+                        + " members=%d fast-replies=%s client-driver=%s member-idle=%s count=%d",
                 o.impl.equals("echo") ? "-" : Integer.toString(o.stages), o.timers, o.timers.equals("heap") ? "-" : o.tickMs + "ms", o.impl.equals("echo") ? "-" : o.ringWaitName,
                 o.clientIdleName, o.members, o.impl.equals("echo") ? "-" : o.fastReplies ? "on" : "off",
-                o.clientDriver, h.getTotalCount());
+                o.clientDriver, o.memberIdle.name().toLowerCase(Locale.ROOT).replace('_', '-'), h.getTotalCount());
         final double measuredSeconds = (answers.lastAnswerNanos - (start + o.warmupCommands()
                 * (TimeUnit.SECONDS.toNanos(1) / o.rate))) / 1e9;
         final String[] figures = {"p50", "p90", "p99", "p999", "max"};

@@ -1,6 +1,7 @@
 package dev.slipstream.bench.cluster;
 
 import dev.slipstream.bench.support.CommandLine;
+import dev.slipstream.cluster.MemberConfig;
 import dev.slipstream.sequence.WaitStrategy;
 import dev.slipstream.wait.BlockingWaitStrategy;
 import dev.slipstream.wait.BusySpinWaitStrategy;
@@ -25,7 +26,8 @@ import org.agrona.concurrent.YieldingIdleStrategy;
  */
 final class Options {
     private static final Set<String> NAMES = Set.of("impl", "rate", "seconds", "warmup", "stages", "ring-wait",
-            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies", "client-driver");
+            "timers", "tick-ms", "client-idle", "port", "members", "fast-replies", "client-driver",
+            "member-idle");
     final String impl;
     final int rate;
     final int seconds;
@@ -46,6 +48,8 @@ final class Options {
      * machine, or {@code member}, member 0's driver, one agent fewer on the cores.
      */
     final String clientDriver;
+    /** How the members' agents wait ({@code --member-idle backoff|yielding|busy-spin}, default backoff). */
+    final MemberConfig.AgentIdle memberIdle;
 
     private Options(final Map<String, String> o) {
         impl = oneOf(o, "impl", "pipeline", "echo", "pipeline");
@@ -72,6 +76,11 @@ final class Options {
         members = positive(o, "members", 1);
         fastReplies = oneOf(o, "fast-replies", "on", "on", "off").equals("on");
         clientDriver = oneOf(o, "client-driver", "own", "own", "member");
+        memberIdle = switch (oneOf(o, "member-idle", "backoff", "backoff", "yielding", "busy-spin")) {
+            case "yielding" -> MemberConfig.AgentIdle.YIELDING;
+            case "busy-spin" -> MemberConfig.AgentIdle.BUSY_SPIN;
+            default -> MemberConfig.AgentIdle.BACKOFF;
+        };
         if (members % 2 == 0) {
             throw new IllegalArgumentException("--members must be odd (a majority must be able to commit), was "
                     + members);
