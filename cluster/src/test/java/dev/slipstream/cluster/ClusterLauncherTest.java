@@ -104,8 +104,12 @@ class ClusterLauncherTest {
      * test's own (relative to the file), and client secrets: every other line as it is.
      */
     private Path sample(final int id) throws IOException {
-        Files.write(dir.resolve("client-secrets"), List.of("# the test's client",
-                CLIENT_ID + "=" + Base64.getEncoder().encodeToString(SECRET)));
+        // written once, before the first member starts: rewriting it while a launched member
+        // reads it (truncated, then written) let that member find no secret on a busy machine
+        if (!Files.exists(dir.resolve("client-secrets"))) {
+            Files.write(dir.resolve("client-secrets"), List.of("# the test's client",
+                    CLIENT_ID + "=" + Base64.getEncoder().encodeToString(SECRET)));
+        }
         final List<String> lines = new ArrayList<>();
         int replaced = 0;
         for (final String line : Files.readAllLines(SAMPLES.resolve("member-" + id + ".properties"))) {
