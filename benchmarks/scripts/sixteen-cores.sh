@@ -6,6 +6,9 @@
 #   article  the LSCQ article's six workloads (ArticleWorkloads, through queue-article.sh) at 16,
 #            8, 4, 2 and 1 threads: LprqQueue, LscqQueue, LinkedBlockingQueue,
 #            ConcurrentLinkedQueue, JCTools' MpmcUnboundedXaddArrayQueue
+#   counters the unbounded queues' counters (QueueCounters: positions missed, cells passed, rings
+#            closed and added, CASes lost, per million operations) on Pair and 50/50 at 4, 8 and
+#            16 threads, one round, in JVMs of their own (counting costs time: not a timing)
 #   bounded  producers and consumers on one bounded queue (JMH QueueProducerConsumer.p1c1 with
 #            -tg N,N) at 1P1C, 2P2C, 4P4C and 8P8C: ScqQueue, ArrayBlockingQueue, JCTools'
 #            MpmcArrayQueue
@@ -13,6 +16,11 @@
 #            yielding and busy-spin, Slipstream's builder against LMAX Disruptor
 #   aeron    the Aeron bridge against raw Aeron over IPC and UDP loopback: throughput (JMH
 #            AeronBridgeThroughput) and one-way latency at a paced rate (AeronBridgeBench)
+#   cluster  the clustered pipeline's round trip against a plain Aeron Cluster echo
+#            (ClusterRoundTripBench, three members and the client in one JVM) at 10,000 and
+#            50,000 commands/s, the members' agents, the stage and the client busy-spinning
+#            (--member-idle busy-spin, --ring-wait spin, --client-idle spin), the client on
+#            member 0's media driver: 16 spinning threads, one per core; p50/p99/p99.9/max
 #   profile  only when ASYNC_PROFILER is set: flame graphs of the cells that lost on 16 cores
 #            (LprqQueue and LinkedBlockingQueue, Pair and 50/50, 16 threads; ScqQueue and
 #            ArrayBlockingQueue at 8P8C); not a measurement to quote
@@ -37,7 +45,8 @@
 #   env JAR            the benchmarks jar (default: benchmarks/target/benchmarks.jar)
 #   env PACK           the archive (default: OUT_DIR.tar.gz)
 #   env ROUNDS         rounds of every part (default 3; --quick: 1)
-#   env PARTS          the parts to run, in this order (default: article bounded rings aeron profile)
+#   env PARTS          the parts to run, in this order (default: article counters bounded rings aeron profile;
+#                      cluster is run only when named: PARTS=cluster, or with the others)
 #   env ASYNC_PROFILER path to async-profiler's libasyncProfiler.so: adds the profile part
 #   env ASYNC_EVENT    its event (default itimer, which needs no perf events; cpu where they exist)
 #   env LIMIT_S        the most seconds the plan may take (default 540; --quick: 240)
@@ -88,7 +97,7 @@ JVM_START_S=0.3
 JMH_FORK_S=1.0
 JMH_CMD_S=0.5
 ROUNDS=${ROUNDS:-3}
-PARTS=${PARTS:-article bounded rings aeron profile}
+PARTS=${PARTS:-article counters bounded rings aeron profile}
 ASYNC_EVENT=${ASYNC_EVENT:-itimer}
 
 # article: threads:operations per thread:planned ns per operation; one run moves 500,000
@@ -99,6 +108,10 @@ ARTICLE_QUEUES="LprqQueue LscqQueue LinkedBlockingQueue ConcurrentLinkedQueue Mp
 ARTICLE_GROUPS="Pair 50Enqueue50Dequeue EnqueueOnly,DequeueOnlyEmpty,30Enqueue70Dequeue,70Enqueue30Dequeue"
 ARTICLE_WARMUPS=1               # unmeasured runs per workload in each JVM
 ARTICLE_RUNS=3                  # measured runs per workload in each JVM (it reports their median)
+
+# counters: the queues counted, at the article's cells of these thread counts
+COUNTER_QUEUES="LprqQueue LscqQueue"
+COUNTER_THREADS="16 8 4"
 
 # bounded: producer/consumer pairs, queues, JMH iterations
 BOUNDED_TG="1 2 4 8"
@@ -117,6 +130,12 @@ AERON_WAIT=busyspin
 AERON_WI=1; AERON_W=1000; AERON_I=2; AERON_R=1000   # iterations and milliseconds each
 AERON_FORK_S=1.5                # a fork starts and stops a media driver
 AERON_RATE=100000; AERON_MESSAGES=150000; AERON_WARMUP=50000
+
+# cluster: rates, seconds measured after a warm-up, how everything waits
+CLUSTER_RATES="10000 50000"
+CLUSTER_SECONDS=5; CLUSTER_WARMUP=2
+CLUSTER_MEMBER_IDLE=busy-spin; CLUSTER_RING_WAIT=spin; CLUSTER_CLIENT_IDLE=spin
+CLUSTER_START_S=4               # three members started and a leader elected, in one JVM
 
 # profile: the article's cells at PROFILE_THREADS with the profiler attached as an agent (one
 # JVM per queue and workload, PROFILE_OPS operations per thread), and the bounded queues at
@@ -137,6 +156,10 @@ if [[ $QUICK == 1 ]]; then
     AERON_WI=0; AERON_W=200; AERON_I=1; AERON_R=200
     AERON_RATE=20000; AERON_MESSAGES=20000; AERON_WARMUP=5000
     PROFILE_THREADS=2; PROFILE_OPS=20000; PROFILE_TG=1
+    CLUSTER_RATES="2000"; CLUSTER_SECONDS=1; CLUSTER_WARMUP=1
+    COUNTER_THREADS="2"
+    # two cores cannot hold sixteen spinning threads: the quick form backs off
+    CLUSTER_MEMBER_IDLE=backoff; CLUSTER_RING_WAIT=blocking; CLUSTER_CLIENT_IDLE=yield
     JMH_HOST_OPTS="-Djmh.ignoreLock=true"   # measures nothing: do not wait for another JMH run
 fi
 RING_PASS_OPTS=${RING_PASS_OPTS:-"-seconds $RING_SECONDS -warmups 1 -passes $RING_PASSES"}
@@ -158,6 +181,13 @@ plan_of() {
             total=$(calc "$total + $q * ($g * $JVM_START_S + $runs * $w * $t * $ops * $ns / 1e9)")
         done
         calc "$ROUNDS * $total" ;;
+    counters)
+        for cell in $ARTICLE_CELLS; do
+            IFS=: read -r t ops ns <<< "$cell"
+            [[ " $COUNTER_THREADS " == *" $t "* ]] || continue
+            total=$(calc "$total + $(count "$COUNTER_QUEUES") * ($JVM_START_S + 2 * 2 * $t * $ops * $ns / 1e9)")
+        done
+        echo "$total" ;;
     bounded)
         calc "$ROUNDS * $(count "$BOUNDED_TG") * ($JMH_CMD_S + $(count "$BOUNDED_QUEUES") * ($JMH_FORK_S
             + ($BOUNDED_WI * $BOUNDED_W + $BOUNDED_I * $BOUNDED_R) / 1000))" ;;
@@ -168,6 +198,9 @@ plan_of() {
     aeron)
         calc "$ROUNDS * ($JMH_CMD_S + 4 * ($AERON_FORK_S + ($AERON_WI * $AERON_W + $AERON_I * $AERON_R) / 1000)
             + 4 * ($JVM_START_S + 0.5 + $AERON_MESSAGES / $AERON_RATE))" ;;
+    cluster)
+        calc "$ROUNDS * 2 * $(count "$CLUSTER_RATES") * ($JVM_START_S + $CLUSTER_START_S + $CLUSTER_WARMUP
+            + $CLUSTER_SECONDS)" ;;
     profile)
         if [[ -z ${ASYNC_PROFILER:-} ]]; then echo 0; return; fi
         calc "4 * ($JVM_START_S + 1 + ($ARTICLE_WARMUPS + $ARTICLE_RUNS) * $PROFILE_THREADS * $PROFILE_OPS * $PROFILE_NS / 1e9)
@@ -225,6 +258,21 @@ part_article() {
             QUEUES="$queues" WORKLOADS="$ARTICLE_GROUPS" WARMUPS=$ARTICLE_WARMUPS RUNS=$ARTICLE_RUNS JAR="$jar" \
                 "$here/queue-article.sh" "$dir" 1 "$ops" "$t" > "$dir.log" 2>&1 \
                 || echo "FAILED: article round $r, $t threads (see $dir.log)"
+        done
+    done
+}
+
+part_counters() {
+    local q cell t ops ns log
+    mkdir -p "$out/counters"
+    for cell in $ARTICLE_CELLS; do
+        IFS=: read -r t ops ns <<< "$cell"
+        [[ " $COUNTER_THREADS " == *" $t "* ]] || continue
+        for q in $COUNTER_QUEUES; do
+            log="$out/counters/$q-t$t.log"
+            echo "counters $q, $t threads, load $(cut -d' ' -f1 /proc/loadavg)"
+            "$java" -Dslipstream.queue.counters=true -cp "$jar" dev.slipstream.bench.queue.ArticleWorkloads "$q" "$t" \
+                "$ops" 1 1 Pair,50Enqueue50Dequeue > "$log" 2>&1 || echo "FAILED: counters $q $t threads (see $log)"
         done
     done
 }
@@ -291,6 +339,26 @@ part_aeron() {
                     --impl "$impl" --channel "$channel" --wait "$spin" --rate "$AERON_RATE" \
                     --messages "$AERON_MESSAGES" --warmup "$AERON_WARMUP" > "$log" 2>&1 \
                     || echo "FAILED: aeron latency round $r $impl $channel (see $log)"
+            done
+        done
+    done
+}
+
+part_cluster() {
+    local r rate impl impls log port=22300
+    mkdir -p "$out/cluster"
+    for ((r = 1; r <= ROUNDS; r++)); do
+        impls=$(rotate $((r - 1)) echo pipeline)
+        for rate in $CLUSTER_RATES; do
+            for impl in $impls; do
+                log="$out/cluster/$impl-$rate-r$r.log"
+                echo "cluster round $r, $impl at $rate/s, load $(cut -d' ' -f1 /proc/loadavg)"
+                "$java" --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -Xms2g -Xmx2g -cp "$jar" \
+                    dev.slipstream.bench.cluster.ClusterRoundTripBench --impl "$impl" --members 3 --rate "$rate" \
+                    --seconds "$CLUSTER_SECONDS" --warmup "$CLUSTER_WARMUP" --member-idle "$CLUSTER_MEMBER_IDLE" \
+                    --ring-wait "$CLUSTER_RING_WAIT" --client-idle "$CLUSTER_CLIENT_IDLE" --client-driver member \
+                    --port "$port" > "$log" 2>&1 || echo "FAILED: cluster round $r $impl $rate (see $log)"
+                port=$((port == 22300 ? 22400 : 22300))   # the last run's ports may linger a moment
             done
         done
     done

@@ -76,8 +76,12 @@ class Run:
         self.rings = {}     # cell -> side -> {round: (meps, batch, bytes)}
         self.aeron = {}     # (channel, impl) -> {round: msgs/s}
         self.latency = {}   # (channel, impl) -> {round: (p50, p90, p99)}
+        self.cluster = {}   # (rate, impl, figure) -> {round: microseconds, or answers/s for "achieved"}
+        self.counters = {}  # (queue, workload, threads) -> {event: per million operations}
         for i, folder in enumerate(folders):
             self.read(i, folder)
+            self.read_cluster(i, folder)
+            self.read_counters(folder)
 
     def read(self, i, folder):
         pat = re.compile(r"RESULT queue=(\S+) workload=(\S+) threads=(\d+) ops=\d+ ns_per_op=([0-9.]+)")
@@ -110,6 +114,24 @@ class Run:
                 m = LATENCY.match(line)
                 if m:
                     self.latency.setdefault((m[5], m[1]), {})[(i, r)] = (float(m[2]), float(m[3]), float(m[4]))
+
+
+    def read_counters(self, folder):
+        for path in glob.glob(os.path.join(folder, "counters", "*.log")):
+            for line in open(path):
+                if line.startswith("COUNTERS "):
+                    words = dict(w.split("=", 1) for w in line.split()[1:] if "=" in w)
+                    key = (words.pop("queue"), words.pop("workload"), int(words.pop("threads")))
+                    self.counters[key] = {k: float(v) for k, v in words.items()}
+
+    def read_cluster(self, i, folder):
+        pat = re.compile(r"RESULT impl=(\S+) rate=(\d+) figure=(\S+) value=([0-9.]+)")
+        for path in glob.glob(os.path.join(folder, "cluster", "*-r*.log")):
+            r = int(re.search(r"-r(\d+)\.log$", path).group(1))
+            for line in open(path):
+                m = pat.match(line)
+                if m:
+                    self.cluster.setdefault((int(m[2]), m[1], m[3]), {})[(i, r)] = float(m[4])
 
 
 def load_json(path):
@@ -183,6 +205,13 @@ def targets(run):
         a, b = run.latency.get((channel, "bridge")), run.latency.get((channel, "raw"))
         p50 = ratios({r: v[0] for r, v in a.items()}, {r: v[0] for r, v in b.items()}) if a and b else []
         rows.append((f"Aeron bridge / raw p50 latency, {channel}", p50, 1.1, False))
+    for rate in sorted({k[0] for k in run.cluster}):
+        for figure in ("p50", "p99"):
+            a, b = run.cluster.get((rate, "pipeline", figure)), run.cluster.get((rate, "echo", figure))
+            rows.append((f"cluster pipeline / echo {figure}, {rate:,}/s", ratios(a, b) if a and b else [], 1.2, False))
+    p99 = run.cluster.get((10000, "pipeline", "p99"))
+    if p99:
+        rows.append(("cluster pipeline p99 at 10,000/s, us", list(p99.values()), 150, False))
     print("## Targets\n")
     print("Median [range] of the per-round ratios; a target is met when the median is on its side. A claim"
           " needs at least 3 rounds (7 where time allows).\n")
@@ -292,6 +321,35 @@ def aeron(run):
     print()
 
 
+def counters(run):
+    if not run.counters:
+        return
+    events = sorted({e for c in run.counters.values() for e in c})
+    print("## Queue counters (per million operations; a counting run, not a timing)\n")
+    print("| queue | workload | threads | " + " | ".join(e.replace("_", " ") for e in events) + " |")
+    print("| --- | --- | ---: | " + " | ".join("---:" for _ in events) + " |")
+    for (queue, workload, threads), c in sorted(run.counters.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+        print(f"| {short(queue)} | {short(workload)} | {threads} | "
+              + " | ".join(fmt(c.get(e, 0.0)) if c.get(e, 0.0) else "0" for e in events) + " |")
+    print()
+
+
+def cluster(run):
+    if not run.cluster:
+        return
+    print("## Cluster round trip: pipeline against echo\n")
+    print("Three members and the client in one JVM (`ClusterRoundTripBench --members 3`), us from the intended"
+          " send time, median (range) over the rounds.\n")
+    print("| rate | impl | p50 | p99 | p99.9 | max | answers/s |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    for rate in sorted({k[0] for k in run.cluster}):
+        for impl in ("echo", "pipeline"):
+            cells = [spread(list(run.cluster.get((rate, impl, f), {}).values()))
+                     for f in ("p50", "p99", "p999", "max", "achieved")]
+            print(f"| {rate:,} | {impl} | " + " | ".join(cells) + " |")
+    print()
+
+
 def profiles(run):
     found = []
     for folder in run.folders:
@@ -309,9 +367,11 @@ def main(folders):
     machine(run)
     targets(run)
     article(run)
+    counters(run)
     bounded(run)
     rings(run)
     aeron(run)
+    cluster(run)
     profiles(run)
 
 

@@ -1,6 +1,7 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.internal.FieldHandles;
+import dev.slipstream.queue.QueueCounters.Event;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -221,9 +222,11 @@ final class IndexRing extends IndexRingPad3 {
                     resetThresholdIfNeeded();
                     return true;
                 }
+                QueueCounters.count(Event.CAS_FAILED);
                 entry = witness;
             }
             // not usable: claim another position, one no other enqueuer gets
+            QueueCounters.count(Event.ENQUEUE_RETRY);
             t = faaTail(1L);
             if ((t & finalizeMask) != 0) {
                 return false;
@@ -313,6 +316,7 @@ final class IndexRing extends IndexRingPad3 {
                     // is probably about to fill it; give it a moment before closing the entry
                     if ((lvTail() & ~finalizeMask) - (h + 1) > 0) {
                         for (int spin = 0; spin < DEQUEUE_SPINS; spin++) {
+                            QueueCounters.count(Event.ENQUEUER_WAIT);
                             Thread.onSpinWait();
                             final long now = lvEntry(e, j);
                             if (now != entry) {
@@ -328,8 +332,10 @@ final class IndexRing extends IndexRingPad3 {
                 // fails if an enqueuer or late dequeuer got there first
                 final long witness = caxEntry(e, j, entry, desired);
                 if (witness == entry) {
+                    QueueCounters.count(Event.CELL_PASSED);
                     break;
                 }
+                QueueCounters.count(Event.CAS_FAILED);
                 entry = witness;
             }
             final long t = lvTail();
@@ -342,6 +348,7 @@ final class IndexRing extends IndexRingPad3 {
             if (faaThreshold(-1L) <= 0) {
                 return EMPTY;
             }
+            QueueCounters.count(Event.DEQUEUE_RETRY);
             h = faaHead(1L);
             entry = lvEntry(e, slot(h));
         }
@@ -355,8 +362,10 @@ final class IndexRing extends IndexRingPad3 {
         while ((t & finalizeMask) == 0 && t - h < 0) {
             // fails if an enqueuer moved the tail meanwhile
             if (casTail(t, h)) {
+                QueueCounters.count(Event.TAIL_FIXED);
                 return;
             }
+            QueueCounters.count(Event.CAS_FAILED);
             h = lvHead();
             t = lvTail();
         }

@@ -1,6 +1,7 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.internal.FieldHandles;
+import dev.slipstream.queue.QueueCounters.Event;
 import java.lang.invoke.VarHandle;
 import java.util.Iterator;
 import java.util.Objects;
@@ -278,9 +279,11 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
                 faaRingsAllocated(1L);
             }
             if (t.casNext(fresh)) {
+                QueueCounters.count(Event.RING_ADDED);
                 casTailRing(t, fresh);
                 return true;
             }
+            QueueCounters.count(Event.CAS_FAILED); // another producer linked its ring first
             t = lvTailRing();
         }
     }

@@ -317,9 +317,11 @@ public final class LscqQueue<E> extends LscqAllocation<E> implements ClosableBat
             s.offer(e); // private to this thread: cannot fail on an empty segment
             if (t.casNext(s)) {
                 faaLinked(1L); // a statistic, once per segment
+                QueueCounters.count(QueueCounters.Event.RING_ADDED);
                 casTail(t, s); // a lost race means another thread already helped
                 return true;
             }
+            QueueCounters.count(QueueCounters.Event.CAS_FAILED);
             return false; // lost to a bypassing producer or to close(): s is dropped
         } finally {
             if (gate) {

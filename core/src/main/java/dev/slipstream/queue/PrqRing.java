@@ -1,6 +1,7 @@
 package dev.slipstream.queue;
 
 import dev.slipstream.internal.FieldHandles;
+import dev.slipstream.queue.QueueCounters.Event;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -265,10 +266,13 @@ final class PrqRing extends PrqRingPad2 {
         int failures = 0;
         long t = missed;
         while (true) {
+            QueueCounters.count(Event.ENQUEUE_RETRY); // position t did not take the element
             if (t - lvHead() >= size || ++failures > STARVATION_LIMIT) {
                 if (close(t, ++closeTries > CLOSE_TRIES || failures > STARVATION_LIMIT)) {
+                    QueueCounters.count(Event.RING_CLOSED);
                     return false;
                 }
+                QueueCounters.count(Event.CAS_FAILED); // another enqueuer took a position meanwhile
             }
             t = faaTail(1L);
             if (t < 0) {
@@ -435,6 +439,7 @@ final class PrqRing extends PrqRingPad2 {
             if (v != null) {
                 return v;
             }
+            QueueCounters.count(Event.DEQUEUE_RETRY);
             if ((lvTail() & ~CLOSED) <= h + 1) {
                 fixState();
                 return null;
@@ -469,6 +474,7 @@ final class PrqRing extends PrqRingPad2 {
                 // claim; give it the same bounded wait as an empty cell
                 final long tail = lvTail();
                 if (epoch >= 0 && (tail & ~CLOSED) > h && tail >= 0 && spins++ <= ENQUEUER_PATIENCE) {
+                    QueueCounters.count(Event.ENQUEUER_WAIT);
                     Thread.onSpinWait();
                     continue;
                 }
@@ -482,7 +488,10 @@ final class PrqRing extends PrqRingPad2 {
                         return null;
                     }
                 } else if (casEpoch(j, epoch, epoch | UNSAFE)) {
+                    QueueCounters.count(Event.CELL_PASSED);
                     return null;
+                } else {
+                    QueueCounters.count(Event.CAS_FAILED);
                 }
             } else if (v != null && index < mine) {
                 // a reservation under an epoch older than h's: never null it here (that broke the
@@ -490,8 +499,10 @@ final class PrqRing extends PrqRingPad2 {
                 // h + size, failing the reservation's epoch CAS; a safe one (the element follows)
                 // is marked unsafe, as for an older lap's element
                 if (casEpoch(j, epoch, epoch < 0 ? UNSAFE | mine : epoch | UNSAFE)) {
+                    QueueCounters.count(Event.CELL_PASSED);
                     return null;
                 }
+                QueueCounters.count(Event.CAS_FAILED);
             } else {
                 // empty, or this position's own reservation (a reservation under the epoch
                 // h + size can only be that of the enqueuer of h)
@@ -501,12 +512,16 @@ final class PrqRing extends PrqRingPad2 {
                     // no enqueuer is coming for position h, or it took too long: invalidate
                     // the cell for h (a reservation goes first, failing its enqueuer)
                     if (v != null && !casValue(j, v, null)) {
+                        QueueCounters.count(Event.CAS_FAILED);
                         continue;
                     }
                     if (casEpoch(j, epoch, (epoch & UNSAFE) | mine)) {
+                        QueueCounters.count(Event.CELL_PASSED);
                         return null;
                     }
+                    QueueCounters.count(Event.CAS_FAILED);
                 } else {
+                    QueueCounters.count(Event.ENQUEUER_WAIT);
                     Thread.onSpinWait();
                 }
                 spins++;
@@ -526,8 +541,10 @@ final class PrqRing extends PrqRingPad2 {
                 return;
             }
             if (casTail(t, h)) {
+                QueueCounters.count(Event.TAIL_FIXED);
                 return;
             }
+            QueueCounters.count(Event.CAS_FAILED);
         }
     }
 

@@ -43,6 +43,7 @@ class Scq {
         if (i == IndexRing.EMPTY) {
             if (finalizable) {
                 aq.finalizeRing();
+                QueueCounters.count(QueueCounters.Event.RING_CLOSED);
             }
             return false;
         }

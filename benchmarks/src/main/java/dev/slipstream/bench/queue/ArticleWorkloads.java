@@ -1,5 +1,6 @@
 package dev.slipstream.bench.queue;
 
+import dev.slipstream.queue.QueueCounters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,6 +50,11 @@ import java.util.stream.Collectors;
  * java -cp benchmarks/target/benchmarks.jar dev.slipstream.bench.queue.ArticleWorkloads \
  *     LprqQueue 2 1000000 2 3 Pair
  * </pre>
+ *
+ * <p>With {@code -Dslipstream.queue.counters=true} ({@link QueueCounters}) each {@code RESULT}
+ * line is followed by a {@code COUNTERS} line: what Slipstream's queues did besides moving
+ * elements in the measured runs (positions missed, cells passed, rings closed and added, CASes
+ * lost), per million operations. Counting costs time when on: take the times from a run without it.
  */
 public final class ArticleWorkloads {
     /** Elements offered before the Pair and mixed workloads. */
@@ -143,8 +149,18 @@ public final class ArticleWorkloads {
                     run(queue, w, threads, n); // compiles and settles the loop; not reported
                 }
                 final double[] ns = new double[runs];
+                QueueCounters.reset(); // counts the measured runs only (all zero unless switched on)
                 for (int i = 0; i < runs; i++) {
                     ns[i] = run(queue, w, threads, n) / ((double) threads * n);
+                }
+                if (QueueCounters.enabled()) {
+                    // per million operations of the measured runs (their threads are joined: exact)
+                    final double millions = (double) runs * threads * n / 1e6;
+                    final StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
+                            "COUNTERS queue=%s workload=%s threads=%d per_million_ops", queue, w.title, threads));
+                    QueueCounters.snapshot().forEach((event, count) -> line.append(String.format(Locale.ROOT,
+                            " %s=%.1f", event.name().toLowerCase(Locale.ROOT), count / millions)));
+                    System.out.println(line);
                 }
                 final String each = Arrays.stream(ns).mapToObj(x -> String.format(Locale.ROOT, "%.2f", x))
                         .collect(Collectors.joining(","));

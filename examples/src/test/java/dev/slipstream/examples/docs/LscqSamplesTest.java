@@ -6,6 +6,7 @@ import dev.slipstream.queue.LprqBlockingQueue;
 import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqBlockingQueue;
 import dev.slipstream.queue.LscqQueue;
+import dev.slipstream.queue.QueueCounters;
 import dev.slipstream.queue.ScqBlockingQueue;
 import dev.slipstream.queue.ScqQueue;
 import dev.slipstream.ring.RingBuffer;
@@ -15,6 +16,7 @@ import dev.slipstream.wait.HybridWaitStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -102,5 +104,39 @@ class LscqSamplesTest {
         assertEquals(0, lost);
         assertEquals(0, ring.getCursor());
         assertEquals(42, ring.get(0).id);
+    }
+
+    @Test
+    void counters() throws Exception {
+        final LprqQueue<Integer> queue = new LprqQueue<>();
+        QueueCounters.reset();
+        runWorkload(queue);                                   // its threads joined: the counts are exact
+        Map<QueueCounters.Event, Long> counts = QueueCounters.snapshot();
+        assertEquals(QueueCounters.Event.values().length, counts.size());
+        // the build's JVMs count nothing (QueueCountersTest, in core, runs a JVM that does)
+        counts.values().forEach(count -> assertEquals(0L, count));
+        assertEquals(null, queue.poll(), "every element offered was polled");
+    }
+
+    /** Two threads, one offering 10,000 elements and one polling them, joined. */
+    private static void runWorkload(final LprqQueue<Integer> queue) throws InterruptedException {
+        final Thread producer = new Thread(() -> {
+            for (int i = 0; i < 10_000; i++) {
+                queue.offer(i);
+            }
+        });
+        final Thread consumer = new Thread(() -> {
+            for (int taken = 0; taken < 10_000; ) {
+                if (queue.poll() != null) {
+                    taken++;
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        });
+        producer.start();
+        consumer.start();
+        producer.join();
+        consumer.join();
     }
 }
