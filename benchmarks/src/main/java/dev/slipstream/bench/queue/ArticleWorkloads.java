@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
  * </pre>
  *
  * <p>With {@code -Dslipstream.queue.counters=true} ({@link QueueCounters}) each {@code RESULT}
- * line is followed by a {@code COUNTERS} line: what Slipstream's queues did besides moving
+ * line comes after a {@code COUNTERS} line: what Slipstream's queues did besides moving
  * elements in the measured runs (positions missed, cells passed, rings closed and added, CASes
  * lost), per million operations. Counting costs time when on: take the times from a run without it.
  */
