@@ -59,7 +59,8 @@ public final class RetentionRun {
                     .ingressEndpoints(ClusterMembers.parse(endpoints).ingressEndpoints())
                     .clientId(1)
                     .resendAfterNs(TimeUnit.SECONDS.toNanos(60))
-                    .replyListener(new Replies()))) {
+                    // keeps nothing per reply: a run of millions of commands must not fill the heap
+                    .replyListener((correlationId, replyStatus, buffer, offset, length) -> { }))) {
                 final UnsafeBuffer payload = new UnsafeBuffer(new byte[1000]);
                 final long[] seen = new long[3];
                 final long intervalNs = TimeUnit.SECONDS.toNanos(1) / rate;
