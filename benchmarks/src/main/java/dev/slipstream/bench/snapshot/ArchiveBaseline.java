@@ -1,5 +1,6 @@
 package dev.slipstream.bench.snapshot;
 
+import dev.slipstream.cluster.MemberConfig;
 import io.aeron.Aeron;
 import io.aeron.ChannelUri;
 import io.aeron.ExclusivePublication;
@@ -20,7 +21,6 @@ import java.util.Locale;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import org.agrona.CloseHelper;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
@@ -44,6 +44,8 @@ public final class ArchiveBaseline {
     private static final String CHANNEL = "aeron:ipc?alias=snapshot|term-length=8m";
     private static final int STREAM_ID = 7;
     private static final int CHUNK = 16 * 1024;
+    /** How a cluster member's agents wait by default: the archives here wait the same way. */
+    private static final MemberConfig.AgentIdle MEMBER_IDLE = MemberConfig.AgentIdle.BACKOFF;
 
     private ArchiveBaseline() {
     }
@@ -66,7 +68,7 @@ public final class ArchiveBaseline {
                 drivers.add(ArchivingMediaDriver.launch(new MediaDriver.Context()
                         .aeronDirectoryName(aeronDir)
                         .threadingMode(ThreadingMode.SHARED)
-                        .sharedIdleStrategy(backoff())
+                        .sharedIdleStrategy(MEMBER_IDLE.newStrategy())
                         .termBufferSparseFile(true)
                         .dirDeleteOnStart(true)
                         .dirDeleteOnShutdown(true),
@@ -81,7 +83,7 @@ public final class ArchiveBaseline {
                                 .controlResponseChannel("aeron:udp?endpoint=localhost:0"))
                         .recordingEventsEnabled(false)
                         .threadingMode(ArchiveThreadingMode.SHARED)
-                        .idleStrategySupplier(ArchiveBaseline::backoff)));
+                        .idleStrategySupplier(MEMBER_IDLE::newStrategy)));
                 clients.add(AeronArchive.connect(new AeronArchive.Context()
                         .aeronDirectoryName(aeronDir)
                         .controlRequestChannel("aeron:ipc?term-length=64k")
@@ -134,7 +136,7 @@ public final class ArchiveBaseline {
                     client.archiveId())) == CountersReader.NULL_COUNTER_ID) {
                 Thread.onSpinWait();
             }
-            final IdleStrategy idle = backoff();
+            final IdleStrategy idle = MEMBER_IDLE.newStrategy();
             start.await(60, TimeUnit.SECONDS);
             for (long sent = 0; sent < bytes; sent += CHUNK) {
                 idle.reset();
@@ -154,10 +156,5 @@ public final class ArchiveBaseline {
             done.await(600, TimeUnit.SECONDS);
             client.stopRecording(subscriptionId);
         }
-    }
-
-    /** The idle strategy a cluster member gives its agents. */
-    private static IdleStrategy backoff() {
-        return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
     }
 }

@@ -3,6 +3,8 @@ package dev.slipstream.bench.snapshot;
 import dev.slipstream.cluster.ClusterMember;
 import dev.slipstream.cluster.MemberConfig;
 import dev.slipstream.cluster.PipelineClusteredService;
+import dev.slipstream.wait.BlockingWaitStrategy;
+import dev.slipstream.wait.SleepingWaitStrategy;
 import io.aeron.cluster.service.Cluster;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -71,7 +73,7 @@ public final class SnapshotStallMember {
                 .ingress((buffer, offset, length, into) -> into.value = buffer.getLong(offset))
                 .ringSize(4096)
                 .waitStrategy(o.text("wait", "sleeping").equals("blocking")
-                        ? dev.slipstream.wait.BlockingWaitStrategy::new : dev.slipstream.wait.SleepingWaitStrategy::new)
+                        ? BlockingWaitStrategy::new : SleepingWaitStrategy::new)
                 .replies(4096, Long.BYTES)
                 .pipeline((pipeline, outbox, states) -> {
                     if (path.equals("streamed")) {
