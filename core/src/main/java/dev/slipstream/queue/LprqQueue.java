@@ -149,9 +149,37 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         }
     };
 
+    /**
+     * What a thread does after a step that another thread's step made fail: a choice for many
+     * cores, where the failed steps of one thread are the cache misses of the others. {@link #EAGER}
+     * is the default; the others are candidates that the many-core benchmarks compare with it
+     * ({@code benchmarks/scripts/sixteen-cores.sh}), each proven by the same tests.
+     *
+     * <pre>{@code
+     * LprqQueue<Request> q = new LprqQueue<>(4096, LprqQueue.Contention.BACK_OFF);
+     * }</pre>
+     */
+    public enum Contention {
+        /** Retry at once: a failed position is followed by the next fetch-and-add. */
+        EAGER,
+        /**
+         * Pause before the next position after a failed one, 1, 2, 4 ... up to 64 spins: fewer
+         * threads on the ring's counters at once, at the price of a later retry.
+         */
+        BACK_OFF,
+        /**
+         * A dequeuer whose position is at or past the tail (it overtook the offer coming for it)
+         * waits for that offer as long as for one that holds its position already (a bounded
+         * number of spins), instead of passing the cell at once: the offer then lands, where
+         * passing would make it take another position.
+         */
+        WAIT_FOR_OFFER
+    }
+
     private final int ringCapacity;
     private final boolean remap;
     private final long start;
+    private final Contention contention;
 
     /** Creates a queue with {@link #DEFAULT_RING_CAPACITY} elements per ring. */
     public LprqQueue() {
@@ -165,11 +193,28 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      * @throws IllegalArgumentException if {@code ringCapacity} is not such a power of two
      */
     public LprqQueue(final int ringCapacity) {
-        this(ringCapacity, true, 0L);
+        this(ringCapacity, true, 0L, Contention.EAGER);
+    }
+
+    /**
+     * Creates a queue that treats contention as {@code contention} says.
+     *
+     * @param ringCapacity elements per ring, a power of two from 1 to {@link #MAX_RING_CAPACITY}
+     * @param contention what a thread does after a failed step
+     * @throws IllegalArgumentException if {@code ringCapacity} is not such a power of two
+     * @throws NullPointerException if {@code contention} is null
+     */
+    public LprqQueue(final int ringCapacity, final Contention contention) {
+        this(ringCapacity, true, 0L, Objects.requireNonNull(contention, "contention must not be null"));
     }
 
     /** For soak tests: every ring's counters start at {@code start}, 0 to 2^62. */
     LprqQueue(final int ringCapacity, final boolean cacheRemap, final long start) {
+        this(ringCapacity, cacheRemap, start, Contention.EAGER);
+    }
+
+    private LprqQueue(final int ringCapacity, final boolean cacheRemap, final long start,
+                      final Contention contention) {
         if (ringCapacity < 1 || ringCapacity > MAX_RING_CAPACITY || Integer.bitCount(ringCapacity) != 1) {
             throw new IllegalArgumentException("ringCapacity must be a power of two from 1 to 2^30, got "
                     + ringCapacity);
@@ -180,7 +225,8 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
         this.ringCapacity = ringCapacity;
         this.remap = cacheRemap;
         this.start = start;
-        final PrqRing first = new PrqRing(ringCapacity, cacheRemap, start, null);
+        this.contention = contention;
+        final PrqRing first = new PrqRing(ringCapacity, cacheRemap, start, null, contention);
         this.ringsAllocated = 1;
         this.headRing = first;
         this.tailRing = first;
@@ -275,7 +321,7 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
             // t is closed: link a new ring that already holds e (kept across retries: it is
             // not shared until linked)
             if (fresh == null) {
-                fresh = new PrqRing(ringCapacity, remap, start, e);
+                fresh = new PrqRing(ringCapacity, remap, start, e, contention);
                 faaRingsAllocated(1L);
             }
             if (t.casNext(fresh)) {
@@ -517,6 +563,15 @@ public final class LprqQueue<E> extends LprqAllocation<E> implements ClosableBat
      */
     public int ringCapacity() {
         return ringCapacity;
+    }
+
+    /**
+     * What a thread does after a failed step.
+     *
+     * @return the contention setting given to the constructor ({@link Contention#EAGER} by default)
+     */
+    public Contention contention() {
+        return contention;
     }
 
     /**

@@ -106,6 +106,11 @@ final class PrqRing extends PrqRingPad2 {
     static final int ENQUEUER_PATIENCE = 32;
     /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */
     static final int REMAP_SHIFT = 4;
+    /**
+     * With {@link LprqQueue.Contention#BACK_OFF}: the most spins a thread pauses after a failed
+     * position (1, 2, 4 ... up to this), about a cache miss's worth per doubling.
+     */
+    static final int MAX_BACK_OFF_SPINS = 64;
 
     private static final VarHandle HEAD = FieldHandles.of(PrqRingHead.class, "head", long.class);
     private static final VarHandle TAIL = FieldHandles.of(PrqRingTail.class, "tail", long.class);
@@ -138,6 +143,18 @@ final class PrqRing extends PrqRingPad2 {
      * once, by CAS, only after this ring was closed.
      */
     PrqRing next;
+    /** {@link LprqQueue.Contention#BACK_OFF}: pause after a failed position before the next. */
+    private final boolean backOff;
+    /**
+     * {@link LprqQueue.Contention#WAIT_FOR_OFFER}: a dequeuer whose position is at or past the
+     * tail waits, as for an enqueuer that holds its position, before it passes the cell.
+     */
+    private final boolean waitForOffer;
+
+    /** A ring with {@link LprqQueue.Contention#EAGER} contention (see the full constructor). */
+    PrqRing(final int size, final boolean remap, final long start, final Object first) {
+        this(size, remap, start, first, LprqQueue.Contention.EAGER);
+    }
 
     /**
      * A ring whose counters start at {@code start}, optionally holding one element already (at
@@ -145,7 +162,10 @@ final class PrqRing extends PrqRingPad2 {
      * writes suffice; the CAS that links it publishes them. {@code size} is a power of two,
      * {@code 0 <= start < 2^62}.
      */
-    PrqRing(final int size, final boolean remap, final long start, final Object first) {
+    PrqRing(final int size, final boolean remap, final long start, final Object first,
+            final LprqQueue.Contention contention) {
+        this.backOff = contention == LprqQueue.Contention.BACK_OFF;
+        this.waitForOffer = contention == LprqQueue.Contention.WAIT_FOR_OFFER;
         this.size = size;
         this.mask = size - 1;
         this.bits = Integer.numberOfTrailingZeros(size);
@@ -274,6 +294,9 @@ final class PrqRing extends PrqRingPad2 {
                 }
                 QueueCounters.count(Event.CAS_FAILED); // another enqueuer took a position meanwhile
             }
+            if (backOff) {
+                pause(failures);
+            }
             t = faaTail(1L);
             if (t < 0) {
                 return false; // closed bit
@@ -281,6 +304,18 @@ final class PrqRing extends PrqRingPad2 {
             if (enqueueAt(t, e)) {
                 return true;
             }
+        }
+    }
+
+    /**
+     * Spins {@code 2^(failures - 1)} pauses, at most {@link #MAX_BACK_OFF_SPINS}, touching no
+     * shared line: the thread stays off the counter that the others are fighting over, as a
+     * queued lock's waiter spins on its own line.
+     */
+    private static void pause(final int failures) {
+        final int spins = Math.min(MAX_BACK_OFF_SPINS, 1 << Math.min(failures - 1, 30));
+        for (int i = 0; i < spins; i++) {
+            Thread.onSpinWait();
         }
     }
 
@@ -434,6 +469,7 @@ final class PrqRing extends PrqRingPad2 {
      */
     private Object pollAfterMiss(final long missed) {
         long h = missed;
+        int failures = 0;
         while (true) {
             final Object v = takeOrPass(h);
             if (v != null) {
@@ -443,6 +479,9 @@ final class PrqRing extends PrqRingPad2 {
             if ((lvTail() & ~CLOSED) <= h + 1) {
                 fixState();
                 return null;
+            }
+            if (backOff) {
+                pause(++failures);
             }
             h = faaHead(1L);
         }
@@ -508,7 +547,10 @@ final class PrqRing extends PrqRingPad2 {
                 // h + size can only be that of the enqueuer of h)
                 // a close or a tail fixed back behind h ends the wait at once
                 final long tail = lvTail();
-                if (epoch < 0 || (tail & ~CLOSED) <= h || tail < 0 || spins > ENQUEUER_PATIENCE) {
+                // (with WAIT_FOR_OFFER a tail at or below h waits too: this dequeuer overtook
+                // the offer coming for h, which is likely on its way)
+                if (epoch < 0 || tail < 0 || spins > ENQUEUER_PATIENCE
+                        || ((tail & ~CLOSED) <= h && !waitForOffer)) {
                     // no enqueuer is coming for position h, or it took too long: invalidate
                     // the cell for h (a reservation goes first, failing its enqueuer)
                     if (v != null && !casValue(j, v, null)) {

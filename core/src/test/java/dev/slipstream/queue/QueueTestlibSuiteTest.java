@@ -19,7 +19,8 @@ import org.junit.runners.AllTests;
 /**
  * Guava testlib's standard {@link Queue} contract suite, run by the JUnit Vintage engine against
  * every queue class: SCQ at capacities 8 and 64, LSCQ with segments of 1, 2 and the default, LPRQ
- * with rings of 1, 2 and the default,
+ * with rings of 1, 2 and the default (and with each {@link LprqQueue.Contention} setting at 1 and 2),
+ * the candidate bounded queue {@link SlotSequenceQueue} at 8 and 64,
  * the blocking variants, and counters started near the top of the 64-bit range (for SCQ where
  * the counters wrap around 2^64 and where {@code p << 1} changes sign, for LSCQ just below 2^62,
  * where {@code p << 1} changes sign).
@@ -67,6 +68,15 @@ public class QueueTestlibSuiteTest {
         add(all, "LprqQueue 2", () -> new LprqQueue<>(2));
         add(all, "LprqQueue", LprqQueue::new);
         add(all, "LprqQueue 2 from 2^62 - 3", () -> new LprqQueue<>(2, false, (1L << 62) - 3));
+        for (final LprqQueue.Contention contention : LprqQueue.Contention.values()) {
+            add(all, "LprqQueue 1 " + contention, () -> new LprqQueue<>(1, contention));
+            add(all, "LprqQueue 2 " + contention, () -> new LprqQueue<>(2, contention));
+        }
+        add(all, "SlotSequenceQueue 8", () -> new SlotSequenceQueue<>(8));
+        add(all, "SlotSequenceQueue 64", () -> new SlotSequenceQueue<>(64));
+        add(all, "SlotSequenceQueue 64 without remap", () -> new SlotSequenceQueue<>(64, false));
+        add(all, "SlotSequenceQueue 8 from 2^64 - 3", () -> new SlotSequenceQueue<>(8, true, -3L));
+        add(all, "SlotSequenceQueue 64 from 2^63 - 3", () -> new SlotSequenceQueue<>(64, true, Long.MAX_VALUE - 2));
         add(all, "ScqBlockingQueue 8", () -> new ScqBlockingQueue<>(8));
         add(all, "ScqBlockingQueue 64", () -> new ScqBlockingQueue<>(64));
         add(all, "ScqBlockingQueue 8 from 2^64 - 3",

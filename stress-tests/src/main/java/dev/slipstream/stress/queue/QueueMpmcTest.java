@@ -3,8 +3,10 @@ package dev.slipstream.stress.queue;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.ScqQueue;
+import dev.slipstream.queue.SlotSequenceQueue;
 import java.util.Queue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -125,6 +127,101 @@ public final class QueueMpmcTest {
     @State
     public static class LscqOrderZero {
         private final LscqQueue<Integer> queue = new LscqQueue<>(1);
+        private final Seen seen = new Seen();
+
+        @Actor
+        public void first() {
+            queue.offer(1);
+            queue.offer(2);
+            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Actor
+        public void second() {
+            queue.offer(3);
+            queue.offer(4);
+            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            finish(queue, seen, r);
+        }
+    }
+
+    /** The candidate bounded queue at capacity 2: offers fail when full and are retried. */
+    @JCStressTest
+    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
+    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
+    @State
+    public static class SlotSequenceCapacityTwo {
+        private final SlotSequenceQueue<Integer> queue = new SlotSequenceQueue<>(2);
+        private final Seen seen = new Seen();
+
+        private static int offerOrPoll(final SlotSequenceQueue<Integer> q, final int e, final int mask) {
+            int m = mask;
+            while (!q.offer(e)) {
+                m = Seen.record(q, m); // full: make room ourselves
+            }
+            return m;
+        }
+
+        @Actor
+        public void first() {
+            int m = offerOrPoll(queue, 1, 0);
+            m = offerOrPoll(queue, 2, m);
+            seen.mask1 = Seen.record(queue, m);
+        }
+
+        @Actor
+        public void second() {
+            int m = offerOrPoll(queue, 3, 0);
+            m = offerOrPoll(queue, 4, m);
+            seen.mask2 = Seen.record(queue, m);
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            finish(queue, seen, r);
+        }
+    }
+
+    /** LPRQ with each candidate contention setting, rings of two cells. */
+    @JCStressTest
+    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
+    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
+    @State
+    public static class LprqWaitForOffer {
+        private final LprqQueue<Integer> queue = new LprqQueue<>(2, LprqQueue.Contention.WAIT_FOR_OFFER);
+        private final Seen seen = new Seen();
+
+        @Actor
+        public void first() {
+            queue.offer(1);
+            queue.offer(2);
+            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Actor
+        public void second() {
+            queue.offer(3);
+            queue.offer(4);
+            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            finish(queue, seen, r);
+        }
+    }
+
+    /** As {@link LprqWaitForOffer}, with back-off. */
+    @JCStressTest
+    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
+    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
+    @State
+    public static class LprqBackOff {
+        private final LprqQueue<Integer> queue = new LprqQueue<>(2, LprqQueue.Contention.BACK_OFF);
         private final Seen seen = new Seen();
 
         @Actor

@@ -3,6 +3,7 @@ package dev.slipstream.stress.queue;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LprqReservationOrderLincheckTest;
 import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
@@ -100,6 +101,36 @@ public class LprqMutantLincheckTest {
         }
     }
 
+    /** Rings of two cells with back-off; a dequeuer takes an element of an older lap. */
+    public static class TakeWithoutEpochCheckBackOff extends MutantOperations {
+        public TakeWithoutEpochCheckBackOff() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.TAKE_WITHOUT_EPOCH_CHECK, 2, false,
+                    LprqQueue.Contention.BACK_OFF));
+        }
+    }
+
+    /** Rings of two cells, waiting for overtaken offers; a dequeuer takes an element of an older lap. */
+    public static class TakeWithoutEpochCheckWaitForOffer extends MutantOperations {
+        public TakeWithoutEpochCheckWaitForOffer() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.TAKE_WITHOUT_EPOCH_CHECK, 2, false,
+                    LprqQueue.Contention.WAIT_FOR_OFFER));
+        }
+    }
+
+    /** Rings of two cells with back-off, no mutation. */
+    public static class UnmutatedBackOff extends MutantOperations {
+        public UnmutatedBackOff() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.NONE, 2, false, LprqQueue.Contention.BACK_OFF));
+        }
+    }
+
+    /** Rings of two cells, waiting for overtaken offers, no mutation. */
+    public static class UnmutatedWaitForOffer extends MutantOperations {
+        public UnmutatedWaitForOffer() {
+            super(new MutantLprqQueue(MutantLprqQueue.Mutation.NONE, 2, false, LprqQueue.Contention.WAIT_FOR_OFFER));
+        }
+    }
+
     /** Rings of two cells, no mutation. */
     public static class Unmutated extends MutantOperations {
         public Unmutated() {
@@ -133,6 +164,26 @@ public class LprqMutantLincheckTest {
         final LincheckAssertionError e = assertThrows(LincheckAssertionError.class,
                 () -> modelCheckScenario(TakeWithoutEpochCheck.class, olderLapTaken(), REPRODUCING_INVOCATIONS));
         assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theModelCheckCatchesADequeuerThatTakesAnOlderLapsElementWithBackOff() {
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelCheckScenario(
+                TakeWithoutEpochCheckBackOff.class, olderLapTaken(), REPRODUCING_INVOCATIONS));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theModelCheckCatchesADequeuerThatTakesAnOlderLapsElementWhileWaitingForOffers() {
+        final LincheckAssertionError e = assertThrows(LincheckAssertionError.class, () -> modelCheckScenario(
+                TakeWithoutEpochCheckWaitForOffer.class, olderLapTaken(), REPRODUCING_INVOCATIONS));
+        assertTrue(e.getMessage().contains("Invalid execution results"), e::getMessage);
+    }
+
+    @Test
+    public void theUnmutatedCopyWithEachContentionSettingPassesTheScenarioThatExposesTheMutant() {
+        modelCheckScenario(UnmutatedBackOff.class, olderLapTaken(), UNMUTATED_INVOCATIONS);
+        modelCheckScenario(UnmutatedWaitForOffer.class, olderLapTaken(), UNMUTATED_INVOCATIONS);
     }
 
     @Test

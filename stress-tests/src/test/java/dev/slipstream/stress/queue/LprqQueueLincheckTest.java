@@ -54,4 +54,63 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
                 .actorsAfter(2)
                 .check(RingOfTwo.class);
     }
+
+    /** Rings of two, with {@link LprqQueue.Contention#BACK_OFF}: pauses after failed positions. */
+    public static class BackOffRingOfTwo extends FifoQueueOperations {
+        public BackOffRingOfTwo() {
+            super(new LprqQueue<>(2, LprqQueue.Contention.BACK_OFF));
+        }
+    }
+
+    @Test
+    public void backOffModelChecking() {
+        modelChecking(FifoSpecs.Unbounded.class)
+                .iterations(TestSize.pick(3, 15, 30))
+                .threads(3)
+                .actorsPerThread(2)
+                .actorsBefore(2)
+                .actorsAfter(2)
+                .check(BackOffRingOfTwo.class);
+    }
+
+    /**
+     * Rings of two, with {@link LprqQueue.Contention#WAIT_FOR_OFFER}: a dequeuer that overtook
+     * the offer of its position waits for it.
+     */
+    public static class WaitForOfferRingOfTwo extends FifoQueueOperations {
+        public WaitForOfferRingOfTwo() {
+            super(new LprqQueue<>(2, LprqQueue.Contention.WAIT_FOR_OFFER));
+        }
+    }
+
+    @Test
+    public void waitForOfferModelChecking() {
+        modelChecking(FifoSpecs.Unbounded.class)
+                .iterations(TestSize.pick(3, 15, 30))
+                .threads(3)
+                .actorsPerThread(2)
+                .actorsBefore(2)
+                .actorsAfter(2)
+                .check(WaitForOfferRingOfTwo.class);
+    }
+
+    @Test
+    public void waitForOfferStress() {
+        stress(FifoSpecs.Unbounded.class)
+                .iterations(TestSize.pick(3, 10, 10))
+                .invocationsPerIteration(TestSize.pick(500, 1_000, 1_000))
+                .threads(3)
+                .actorsPerThread(3)
+                .check(WaitForOfferRingOfTwo.class);
+    }
+
+    @Test
+    public void backOffStress() {
+        stress(FifoSpecs.Unbounded.class)
+                .iterations(TestSize.pick(3, 10, 10))
+                .invocationsPerIteration(TestSize.pick(500, 1_000, 1_000))
+                .threads(3)
+                .actorsPerThread(3)
+                .check(BackOffRingOfTwo.class);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.slipstream.stress.queue;
 
+import dev.slipstream.queue.LprqQueue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -7,7 +8,9 @@ import java.util.Arrays;
 /**
  * A copy of {@code LprqQueue}'s offer and poll paths (rings of {@code size} cells, no cache
  * remap, no padding) with one check removed, chosen by {@link Mutation}: the seeded bugs that
- * the Lincheck and soak tests must catch.
+ * the Lincheck and soak tests must catch. It takes the production queue's
+ * {@link LprqQueue.Contention} settings too, so that each candidate's checks are shown to fail
+ * on a mutant with that setting.
  */
 final class MutantLprqQueue {
     /** The check each mutant lacks. */
@@ -97,6 +100,8 @@ final class MutantLprqQueue {
     private final Mutation mutation;
     private final int size;
     private final boolean startUnsafe;
+    private final boolean backOff;
+    private final boolean waitForOffer;
     private Ring headRing;
     private Ring tailRing;
 
@@ -110,6 +115,14 @@ final class MutantLprqQueue {
      *     production ring reaches only after a dequeuer has lapped a late one)
      */
     MutantLprqQueue(final Mutation mutation, final int size, final boolean startUnsafe) {
+        this(mutation, size, startUnsafe, LprqQueue.Contention.EAGER);
+    }
+
+    /** As above, with the production queue's {@code contention} setting. */
+    MutantLprqQueue(final Mutation mutation, final int size, final boolean startUnsafe,
+                    final LprqQueue.Contention contention) {
+        this.backOff = contention == LprqQueue.Contention.BACK_OFF;
+        this.waitForOffer = contention == LprqQueue.Contention.WAIT_FOR_OFFER;
         this.mutation = mutation;
         this.size = size;
         this.startUnsafe = startUnsafe;
@@ -191,6 +204,9 @@ final class MutantLprqQueue {
                         return false;
                     }
                 }
+                if (backOff) {
+                    pause(failures);
+                }
             }
         }
 
@@ -198,7 +214,12 @@ final class MutantLprqQueue {
             if ((long) HEAD.getVolatile(this) >= ((long) TAIL.getVolatile(this) & ~FLAG)) {
                 return null;
             }
+            int failures = 0;
             while (true) {
+                if (backOff && failures > 0) {
+                    pause(failures);
+                }
+                failures++;
                 final long h = (long) HEAD.getAndAdd(this, 1L);
                 final int j = (int) (h & (size - 1));
                 final long mine = h + size;
@@ -234,7 +255,7 @@ final class MutantLprqQueue {
                         }
                     } else {
                         final long tail = (long) TAIL.getVolatile(this);
-                        if (epoch < 0 || (tail & ~FLAG) <= h || tail < 0 || spins > PATIENCE) {
+                        if (epoch < 0 || tail < 0 || spins > PATIENCE || ((tail & ~FLAG) <= h && !waitForOffer)) {
                             if (v != null && !VALUES.compareAndSet(values, j, v, null)) {
                                 continue;
                             }
@@ -259,6 +280,14 @@ final class MutantLprqQueue {
                     return null;
                 }
             }
+        }
+    }
+
+    /** The production ring's back-off: 2^(failures - 1) spins, at most 64. */
+    private static void pause(final int failures) {
+        final int spins = Math.min(64, 1 << Math.min(failures - 1, 30));
+        for (int i = 0; i < spins; i++) {
+            Thread.onSpinWait();
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.ScqQueue;
+import dev.slipstream.queue.SlotSequenceQueue;
 import java.util.Queue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -39,6 +40,12 @@ class QueueFifoStressTest {
             cases.add(Arguments.of(named("LscqQueue segment 2", () -> new LscqQueue<>(2)), shape[0], shape[1]));
             cases.add(Arguments.of(named("LscqQueue default", LscqQueue::new), shape[0], shape[1]));
             cases.add(Arguments.of(named("ScqQueue 4", () -> new ScqQueue<>(4)), shape[0], shape[1]));
+            // the candidates the many-core run compares (LprqQueue.Contention, SlotSequenceQueue)
+            cases.add(Arguments.of(named("LprqQueue ring 2 BACK_OFF",
+                    () -> new LprqQueue<>(2, LprqQueue.Contention.BACK_OFF)), shape[0], shape[1]));
+            cases.add(Arguments.of(named("LprqQueue ring 2 WAIT_FOR_OFFER",
+                    () -> new LprqQueue<>(2, LprqQueue.Contention.WAIT_FOR_OFFER)), shape[0], shape[1]));
+            cases.add(Arguments.of(named("SlotSequenceQueue 4", () -> new SlotSequenceQueue<>(4)), shape[0], shape[1]));
         }
         return cases.build();
     }
