@@ -3,15 +3,22 @@
 # under one folder (OUT_DIR) and packed into one archive after every part, so that a run cut short
 # keeps every part it finished:
 #
-#   article  the LSCQ article's six workloads (ArticleWorkloads, through queue-article.sh) at 16,
-#            8, 4, 2 and 1 threads: LprqQueue, LscqQueue, LinkedBlockingQueue,
-#            ConcurrentLinkedQueue, JCTools' MpmcUnboundedXaddArrayQueue
+#   article  the LSCQ article's tight loop (ArticleWorkloads, through queue-article.sh), Pair and
+#            50/50, at 16, 8 and 4 threads: LprqQueue, its candidates (LprqQueue-WAIT_FOR_OFFER,
+#            LprqQueue-BACK_OFF: LprqQueue.Contention; LprqQueue-64K: rings of 65,536), LscqQueue,
+#            LinkedBlockingQueue, ConcurrentLinkedQueue, JCTools' MpmcUnboundedXaddArrayQueue
+#   work     the same cells by the LCRQ and LPRQ papers' method: a small random amount of work
+#            after every operation (-Dslipstream.article.work=WORK multiply-adds at most)
 #   counters the unbounded queues' counters (QueueCounters: positions missed, cells passed, rings
 #            closed and added, CASes lost, per million operations) on Pair and 50/50 at 4, 8 and
 #            16 threads, one round, in JVMs of their own (counting costs time: not a timing)
 #   bounded  producers and consumers on one bounded queue (JMH QueueProducerConsumer.p1c1 with
-#            -tg N,N) at 1P1C, 2P2C, 4P4C and 8P8C: ScqQueue, ArrayBlockingQueue, JCTools'
-#            MpmcArrayQueue
+#            -tg N,N) at 2P2C, 4P4C and 8P8C: ScqQueue, the candidate SlotSequenceQueue,
+#            ArrayBlockingQueue, JCTools' MpmcArrayQueue
+#   profile  flame graphs (async-profiler, found in benchmarks/target/async-profiler after the
+#            build, or ASYNC_PROFILER) of LprqQueue, its two contention candidates and
+#            LinkedBlockingQueue on Pair and 50/50 at 16 threads, and of ScqQueue,
+#            SlotSequenceQueue and ArrayBlockingQueue at 8P8C; not a measurement to quote
 #   rings    the continuous stream (ContinuousThroughput, through continuous.sh), every topology,
 #            yielding and busy-spin, Slipstream's builder against LMAX Disruptor
 #   aeron    the Aeron bridge against raw Aeron over IPC and UDP loopback: throughput (JMH
@@ -20,10 +27,8 @@
 #            (ClusterRoundTripBench, three members and the client in one JVM) at 10,000 and
 #            50,000 commands/s, the members' agents, the stage and the client busy-spinning
 #            (--member-idle busy-spin, --ring-wait spin, --client-idle spin), the client on
-#            member 0's media driver: 16 spinning threads, one per core; p50/p99/p99.9/max
-#   profile  only when ASYNC_PROFILER is set: flame graphs of the cells that lost on 16 cores
-#            (LprqQueue and LinkedBlockingQueue, Pair and 50/50, 16 threads; ScqQueue and
-#            ArrayBlockingQueue at 8P8C); not a measurement to quote
+#            member 0's media driver, and every agent, stage and client thread pinned to a CPU of
+#            its own (pin-threads.sh, by thread name); p50/p99/p99.9/max
 #
 # Every part runs ROUNDS rounds; a round runs every cell of the part once, each side in its own
 # JVM (one JMH fork), with the sides' order rotated from round to round, so that the sides
@@ -45,9 +50,12 @@
 #   env JAR            the benchmarks jar (default: benchmarks/target/benchmarks.jar)
 #   env PACK           the archive (default: OUT_DIR.tar.gz)
 #   env ROUNDS         rounds of every part (default 3; --quick: 1)
-#   env PARTS          the parts to run, in this order (default: article counters bounded rings aeron profile;
-#                      cluster is run only when named: PARTS=cluster, or with the others)
-#   env ASYNC_PROFILER path to async-profiler's libasyncProfiler.so: adds the profile part
+#   env PARTS          the parts to run, in this order (default: article work counters bounded profile
+#                      rings aeron; cluster is run only when named); two sets that each fit the
+#                      limit with room to spare: PARTS=queues (article work counters bounded
+#                      profile) and PARTS=engine (rings aeron cluster)
+#   env ASYNC_PROFILER path to async-profiler's libasyncProfiler.so (default: the one the build
+#                      unpacked under benchmarks/target/async-profiler; none: no profile part)
 #   env ASYNC_EVENT    its event (default itimer, which needs no perf events; cpu where they exist)
 #   env LIMIT_S        the most seconds the plan may take (default 540; --quick: 240)
 # Summarise with: benchmarks/scripts/sixteen-summary.py OUT_DIR [OUT_DIR...]
@@ -97,25 +105,40 @@ JVM_START_S=0.3
 JMH_FORK_S=1.0
 JMH_CMD_S=0.5
 ROUNDS=${ROUNDS:-3}
-PARTS=${PARTS:-article counters bounded rings aeron profile}
+PARTS=${PARTS:-article work counters bounded profile rings aeron}
+case $PARTS in
+queues) PARTS="article work counters bounded profile" ;;
+engine) PARTS="rings aeron cluster" ;;
+esac
+if [[ -z ${ASYNC_PROFILER:-} ]]; then
+    for lib in "$root/benchmarks/target/async-profiler/linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/libasyncProfiler.so"; do
+        [[ -f $lib ]] && ASYNC_PROFILER=$lib
+    done
+fi
 ASYNC_EVENT=${ASYNC_EVENT:-itimer}
 
 # article: threads:operations per thread:planned ns per operation; one run moves 500,000
-# operations (one thread: 1,000,000), so every thread count takes about as long
-ARTICLE_CELLS="16:31250:190 8:62500:140 4:125000:140 2:250000:120 1:1000000:40"
-ARTICLE_QUEUES="LprqQueue LscqQueue LinkedBlockingQueue ConcurrentLinkedQueue MpmcUnboundedXaddArrayQueue"
-# one JVM per group: the two workloads the targets name each alone, the other four together
-ARTICLE_GROUPS="Pair 50Enqueue50Dequeue EnqueueOnly,DequeueOnlyEmpty,30Enqueue70Dequeue,70Enqueue30Dequeue"
+# operations, so every thread count takes about as long (one and two threads, and the article's
+# other four workloads, are measured on two cores)
+ARTICLE_CELLS="16:31250:190 8:62500:140 4:125000:140"
+ARTICLE_QUEUES="LprqQueue LprqQueue-WAIT_FOR_OFFER LprqQueue-BACK_OFF LprqQueue-64K LscqQueue LinkedBlockingQueue
+    ConcurrentLinkedQueue MpmcUnboundedXaddArrayQueue"
+# one JVM per workload: the two the targets name
+ARTICLE_GROUPS="Pair 50Enqueue50Dequeue"
+
+# work: the article's cells with up to WORK multiply-adds (about 1.3 ns each: a dependent
+# multiply and add) after every operation, priced at WORK_NS more per operation
+WORK=64; WORK_NS=20
 ARTICLE_WARMUPS=1               # unmeasured runs per workload in each JVM
 ARTICLE_RUNS=3                  # measured runs per workload in each JVM (it reports their median)
 
 # counters: the queues counted, at the article's cells of these thread counts
-COUNTER_QUEUES="LprqQueue LscqQueue"
+COUNTER_QUEUES="LprqQueue LprqQueue-WAIT_FOR_OFFER LprqQueue-BACK_OFF LscqQueue"
 COUNTER_THREADS="16 8 4"
 
 # bounded: producer/consumer pairs, queues, JMH iterations
-BOUNDED_TG="1 2 4 8"
-BOUNDED_QUEUES="ScqQueue ArrayBlockingQueue MpmcArrayQueue"
+BOUNDED_TG="2 4 8"
+BOUNDED_QUEUES="ScqQueue SlotSequenceQueue ArrayBlockingQueue MpmcArrayQueue"
 BOUNDED_WI=1; BOUNDED_W=500; BOUNDED_I=2; BOUNDED_R=500     # iterations and milliseconds each
 
 # rings: ContinuousThroughput passes (a first pass of 10 M events, then passes of RING_SECONDS)
@@ -136,11 +159,14 @@ CLUSTER_RATES="10000 50000"
 CLUSTER_SECONDS=5; CLUSTER_WARMUP=2
 CLUSTER_MEMBER_IDLE=busy-spin; CLUSTER_RING_WAIT=spin; CLUSTER_CLIENT_IDLE=spin
 CLUSTER_START_S=4               # three members started and a leader elected, in one JVM
+CLUSTER_PIN=${CLUSTER_PIN:-1}   # pin-threads.sh: 1 pins every busy thread to a CPU of its own
 
 # profile: the article's cells at PROFILE_THREADS with the profiler attached as an agent (one
 # JVM per queue and workload, PROFILE_OPS operations per thread), and the bounded queues at
 # PROFILE_TG pairs under JMH's async profiler
 PROFILE_THREADS=16; PROFILE_OPS=100000; PROFILE_NS=190
+PROFILE_QUEUES="LprqQueue LprqQueue-WAIT_FOR_OFFER LprqQueue-BACK_OFF LinkedBlockingQueue"
+PROFILE_BOUNDED="ScqQueue SlotSequenceQueue ArrayBlockingQueue"
 PROFILE_TG=8
 PROFILE_INTERVAL_NS=1000000
 
@@ -172,13 +198,15 @@ count() { wc -w <<< "$1" | tr -d ' '; }
 plan_of() {
     local q g runs total=0 cell t ops ns w
     case $1 in
-    article)
+    article|work)
+        local extra=0
+        [[ $1 == work ]] && extra=$WORK_NS
         q=$(count "$ARTICLE_QUEUES"); g=$(count "$ARTICLE_GROUPS")
         w=$(count "$(tr ',' ' ' <<< "$ARTICLE_GROUPS")")
         runs=$((ARTICLE_WARMUPS + ARTICLE_RUNS))
         for cell in $ARTICLE_CELLS; do
             IFS=: read -r t ops ns <<< "$cell"
-            total=$(calc "$total + $q * ($g * $JVM_START_S + $runs * $w * $t * $ops * $ns / 1e9)")
+            total=$(calc "$total + $q * ($g * $JVM_START_S + $runs * $w * $t * $ops * ($ns + $extra) / 1e9)")
         done
         calc "$ROUNDS * $total" ;;
     counters)
@@ -203,8 +231,10 @@ plan_of() {
             + $CLUSTER_SECONDS)" ;;
     profile)
         if [[ -z ${ASYNC_PROFILER:-} ]]; then echo 0; return; fi
-        calc "4 * ($JVM_START_S + 1 + ($ARTICLE_WARMUPS + $ARTICLE_RUNS) * $PROFILE_THREADS * $PROFILE_OPS * $PROFILE_NS / 1e9)
-            + $JMH_CMD_S + 2 * ($JMH_FORK_S + 1 + ($BOUNDED_WI * $BOUNDED_W + $BOUNDED_I * $BOUNDED_R) / 1000)" ;;
+        calc "2 * $(count "$PROFILE_QUEUES") * ($JVM_START_S + 1
+                + ($ARTICLE_WARMUPS + $ARTICLE_RUNS) * $PROFILE_THREADS * $PROFILE_OPS * $PROFILE_NS / 1e9)
+            + $JMH_CMD_S + $(count "$PROFILE_BOUNDED") * ($JMH_FORK_S + 1
+                + ($BOUNDED_WI * $BOUNDED_W + $BOUNDED_I * $BOUNDED_R) / 1000)" ;;
     *) echo "unknown part $1" >&2; return 1 ;;
     esac
 }
@@ -244,22 +274,31 @@ cpu_busy() {
     ((total > 0)) && echo "$((100 * (total - idle) / total))%" || echo unknown
 }
 
-part_article() {
-    local r t ops ns cell dir
-    mkdir -p "$out/article"
+# The article's cells, every queue, ROUNDS rounds, into OUT_DIR/PART; JVM options in $2.
+article_cells() {
+    local part=$1 opts=$2 r t ops ns cell dir
+    mkdir -p "$out/$part"
     for ((r = 1; r <= ROUNDS; r++)); do
         local queues
         # shellcheck disable=SC2086
         queues=$(rotate $((r - 1)) $ARTICLE_QUEUES)
         for cell in $ARTICLE_CELLS; do
             IFS=: read -r t ops ns <<< "$cell"
-            dir="$out/article/r$r-t$t"
-            echo "article round $r, $t threads, $ops operations per thread, load $(cut -d' ' -f1 /proc/loadavg)"
-            QUEUES="$queues" WORKLOADS="$ARTICLE_GROUPS" WARMUPS=$ARTICLE_WARMUPS RUNS=$ARTICLE_RUNS JAR="$jar" \
-                "$here/queue-article.sh" "$dir" 1 "$ops" "$t" > "$dir.log" 2>&1 \
-                || echo "FAILED: article round $r, $t threads (see $dir.log)"
+            dir="$out/$part/r$r-t$t"
+            echo "$part round $r, $t threads, $ops operations per thread, load $(cut -d' ' -f1 /proc/loadavg)"
+            JVM_OPTS="$opts" QUEUES="$queues" WORKLOADS="$ARTICLE_GROUPS" WARMUPS=$ARTICLE_WARMUPS RUNS=$ARTICLE_RUNS \
+                JAR="$jar" "$here/queue-article.sh" "$dir" 1 "$ops" "$t" > "$dir.log" 2>&1 \
+                || echo "FAILED: $part round $r, $t threads (see $dir.log)"
         done
     done
+}
+
+part_article() {
+    article_cells article "-Xms1g -Xmx1g"
+}
+
+part_work() {
+    article_cells work "-Xms1g -Xmx1g -Dslipstream.article.work=$WORK"
 }
 
 part_counters() {
@@ -357,7 +396,16 @@ part_cluster() {
                     dev.slipstream.bench.cluster.ClusterRoundTripBench --impl "$impl" --members 3 --rate "$rate" \
                     --seconds "$CLUSTER_SECONDS" --warmup "$CLUSTER_WARMUP" --member-idle "$CLUSTER_MEMBER_IDLE" \
                     --ring-wait "$CLUSTER_RING_WAIT" --client-idle "$CLUSTER_CLIENT_IDLE" --client-driver member \
-                    --port "$port" > "$log" 2>&1 || echo "FAILED: cluster round $r $impl $rate (see $log)"
+                    --port "$port" > "$log" 2>&1 &
+                local bench=$!
+                # every agent, stage and the client on a CPU of its own, during the warm-up
+                if [[ $CLUSTER_PIN == 1 ]]; then
+                    # five agents per member (the echo has no stage: four), and the client
+                    PIN_EXPECT=$([[ $impl == echo ]] && echo 13 || echo 16) \
+                        "$here/pin-threads.sh" "$bench" > "${log%.log}-pins.txt" 2>&1 \
+                        || echo "FAILED: pinning cluster round $r $impl $rate (see ${log%.log}-pins.txt)"
+                fi
+                wait "$bench" || echo "FAILED: cluster round $r $impl $rate (see $log)"
                 port=$((port == 22300 ? 22400 : 22300))   # the last run's ports may linger a moment
             done
         done
@@ -370,7 +418,7 @@ part_profile() {
     [[ -f $ASYNC_PROFILER ]] || { echo "FAILED: profile: no $ASYNC_PROFILER"; return 0; }
     mkdir -p "$dir"
     for w in Pair 50Enqueue50Dequeue; do
-        for q in LprqQueue LinkedBlockingQueue; do
+        for q in $PROFILE_QUEUES; do
             echo "profile $q $w $t threads, load $(cut -d' ' -f1 /proc/loadavg)"
             "$java" -Xms1g -Xmx1g \
                 "-agentpath:$ASYNC_PROFILER=start,event=$ASYNC_EVENT,interval=$PROFILE_INTERVAL_NS,file=$dir/$q-$w-$t.html" \
@@ -380,7 +428,7 @@ part_profile() {
         done
     done
     echo "profile bounded ${tg}P${tg}C, load $(cut -d' ' -f1 /proc/loadavg)"
-    jmh 'QueueProducerConsumer.p1c1' -p impl=ScqQueue,ArrayBlockingQueue -tg "$tg,$tg" -f 1 \
+    jmh 'QueueProducerConsumer.p1c1' -p impl="$(tr ' ' ',' <<< "$PROFILE_BOUNDED")" -tg "$tg,$tg" -f 1 \
         -wi "$BOUNDED_WI" -w "${BOUNDED_W}ms" -i "$BOUNDED_I" -r "${BOUNDED_R}ms" \
         -prof "async:libPath=$ASYNC_PROFILER;output=flamegraph;event=$ASYNC_EVENT;interval=$PROFILE_INTERVAL_NS;dir=$dir/pc-${tg}x${tg}" \
         -rf json -rff "$dir/pc-${tg}x${tg}.json" > "$dir/pc-${tg}x${tg}.log" 2>&1 \

@@ -55,6 +55,12 @@ import java.util.stream.Collectors;
  * line comes after a {@code COUNTERS} line: what Slipstream's queues did besides moving
  * elements in the measured runs (positions missed, cells passed, rings closed and added, CASes
  * lost), per million operations. Counting costs time when on: take the times from a run without it.
+ *
+ * <p>With {@code -Dslipstream.article.work=W} (W &gt; 0) each thread does a small random amount of
+ * work after every operation, the LCRQ and LPRQ papers' method, so that threads do not hit the
+ * queue back to back: a chain of {@code 0} to {@code W - 1} dependent multiply-adds (about a
+ * nanosecond each), drawn from the thread's table before the clock starts. The times then include
+ * the work, the same for every queue; the {@code RESULT} line names it ({@code work=W}).
  */
 public final class ArticleWorkloads {
     /** Elements offered before the Pair and mixed workloads. */
@@ -65,6 +71,8 @@ public final class ArticleWorkloads {
     static final int CHUNK = 1_024;
     /** Length of each thread's table of random draws, a power of two. */
     private static final int TABLE = 1 << 16;
+    /** The papers' work between operations: up to this many multiply-adds; 0, none (the article's loop). */
+    static final int WORK = Integer.getInteger("slipstream.article.work", 0);
 
     /** The article's six workloads. */
     enum Workload {
@@ -165,8 +173,8 @@ public final class ArticleWorkloads {
                 final String each = Arrays.stream(ns).mapToObj(x -> String.format(Locale.ROOT, "%.2f", x))
                         .collect(Collectors.joining(","));
                 Arrays.sort(ns); // the middle run (of an even count, the upper middle one)
-                System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f runs=%s%n",
-                        queue, w.title, threads, n, ns[runs / 2], each);
+                System.out.printf(Locale.ROOT, "RESULT queue=%s workload=%s threads=%d ops=%d ns_per_op=%.2f runs=%s%s%n",
+                        queue, w.title, threads, n, ns[runs / 2], each, WORK > 0 ? " work=" + WORK : "");
             }
         }
     }
@@ -189,9 +197,11 @@ public final class ArticleWorkloads {
             final Thread thread = new Thread(() -> {
                 try {
                     final Integer element = 1_000_000 + id; // outside the Integer cache
-                    final boolean[] table = table(new SplittableRandom(0x5EED + id), w.offerPercent);
+                    final SplittableRandom random = new SplittableRandom(0x5EED + id);
+                    final boolean[] table = table(random, w.offerPercent);
+                    final int[] delays = delays(random);
                     go.await();
-                    sink[id * 16] = work(q, w, element, table, ops);
+                    sink[id * 16] = work(q, w, element, table, delays, ops);
                 } catch (Throwable e) {
                     failures.add(e);
                 }
@@ -207,6 +217,30 @@ public final class ArticleWorkloads {
             throw new IllegalStateException("a worker failed", failures.get(0));
         }
         return end - start[0];
+    }
+
+    /** Each operation's work, 0 to {@link #WORK} - 1 multiply-adds; null when there is none. */
+    private static int[] delays(final SplittableRandom random) {
+        if (WORK <= 0) {
+            return null;
+        }
+        final int[] d = new int[TABLE];
+        for (int i = 0; i < TABLE; i++) {
+            d[i] = random.nextInt(WORK);
+        }
+        return d;
+    }
+
+    /**
+     * The work between operations: {@code n} dependent multiply-adds on a local value, which the
+     * caller sinks, so the JIT can neither drop nor vectorise them.
+     */
+    static long spend(final long seed, final int n) {
+        long x = seed;
+        for (int i = 0; i < n; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        return x;
     }
 
     private static boolean[] table(final SplittableRandom random, final int offerPercent) {
@@ -225,18 +259,73 @@ public final class ArticleWorkloads {
      * Returns a count the JIT cannot drop.
      */
     private static long work(final Queue<Integer> q, final Workload w, final Integer element,
-                             final boolean[] table, final int ops) {
-        final long[] state = new long[2]; // the mixed workloads' balance and poll count
+                             final boolean[] table, final int[] delays, final int ops) {
+        final long[] state = new long[3]; // the mixed workloads' balance and poll count; the work's sink
         long polled = 0;
         for (int done = 0; done < ops; done += CHUNK) {
             final int n = Math.min(CHUNK, ops - done);
+            if (delays != null) {
+                // the papers' method: a separate loop, so the article's own loops stay as they are
+                switch (w) {
+                    case PAIR -> polled += pairsWithWork(q, element, delays, done, n, state);
+                    case DEQUEUE_ONLY_EMPTY -> polled += pollEmpty(q, n);
+                    default -> mixedWithWork(q, element, table, delays, done, n, state);
+                }
+                continue;
+            }
             switch (w) {
                 case DEQUEUE_ONLY_EMPTY -> polled += pollEmpty(q, n);
                 case PAIR -> polled += pairs(q, element, n);
                 default -> mixed(q, element, table, done, n, state); // EnqueueOnly: every draw offers
             }
         }
-        return polled + state[0] + state[1];
+        return polled + state[0] + state[1] + state[2];
+    }
+
+    /** {@link #pairs} with the work after each offer and each poll; {@code state[2]} sinks it. */
+    private static long pairsWithWork(final Queue<Integer> q, final Integer element, final int[] delays,
+                                      final int from, final int n, final long[] state) {
+        long polled = 0;
+        long sink = state[2];
+        for (int i = from, end = from + n; i < end; i++) {
+            q.offer(element);
+            sink = spend(sink, delays[(2 * i) & (TABLE - 1)]);
+            if (q.poll() != null) {
+                polled++;
+            }
+            sink = spend(sink, delays[(2 * i + 1) & (TABLE - 1)]);
+        }
+        state[2] = sink;
+        return polled;
+    }
+
+    /** {@link #mixed} with the work after each operation; {@code state[2]} sinks it. */
+    private static void mixedWithWork(final Queue<Integer> q, final Integer element, final boolean[] table,
+                                      final int[] delays, final int from, final int n, final long[] state) {
+        long balance = state[0];
+        long polled = state[1];
+        long sink = state[2];
+        for (int i = from, end = from + n; i < end; i++) {
+            if (table[i & (TABLE - 1)]) {
+                if (q.offer(element)) {
+                    if (++balance >= Queues.DRAIN_AT) {
+                        while (balance > 0 && q.poll() != null) {
+                            balance--;
+                        }
+                        balance = 0;
+                    }
+                } else if (q.poll() != null) { // a full bounded queue: make room
+                    polled++;
+                }
+            } else if (q.poll() != null) {
+                balance--;
+                polled++;
+            }
+            sink = spend(sink, delays[i & (TABLE - 1)]);
+        }
+        state[0] = balance;
+        state[1] = polled;
+        state[2] = sink;
     }
 
     private static long pollEmpty(final Queue<Integer> q, final int n) {

@@ -3,6 +3,7 @@ package dev.slipstream.bench.queue;
 import dev.slipstream.queue.LprqQueue;
 import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.ScqQueue;
+import dev.slipstream.queue.SlotSequenceQueue;
 import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -31,6 +32,11 @@ final class Queues {
             case "ScqQueue" -> new ScqQueue<>(1 << order, remap);
             case "LscqQueue" -> new LscqQueue<>(1 << order, remap);
             case "LprqQueue" -> new LprqQueue<>(1 << order);
+            // the candidates (LprqQueue.Contention, a larger ring, the slot-sequence bounded queue)
+            case "LprqQueue-BACK_OFF" -> new LprqQueue<>(1 << order, LprqQueue.Contention.BACK_OFF);
+            case "LprqQueue-WAIT_FOR_OFFER" -> new LprqQueue<>(1 << order, LprqQueue.Contention.WAIT_FOR_OFFER);
+            case "LprqQueue-64K" -> new LprqQueue<>(1 << 16);
+            case "SlotSequenceQueue" -> new SlotSequenceQueue<>(1 << order, remap);
             case "MpmcArrayQueue" -> new MpmcArrayQueue<>(CAPACITY);
             case "MpmcUnboundedXaddArrayQueue" -> new MpmcUnboundedXaddArrayQueue<>(SEGMENT);
             case "ConcurrentLinkedQueue" -> new ConcurrentLinkedQueue<>();
@@ -42,7 +48,7 @@ final class Queues {
 
     /** The default order of the Slipstream queue of this name in the comparison. */
     static int defaultOrder(final String impl) {
-        return "ScqQueue".equals(impl) ? Integer.numberOfTrailingZeros(CAPACITY)
+        return "ScqQueue".equals(impl) || "SlotSequenceQueue".equals(impl) ? Integer.numberOfTrailingZeros(CAPACITY)
                 : Integer.numberOfTrailingZeros(SEGMENT);
     }
 }
