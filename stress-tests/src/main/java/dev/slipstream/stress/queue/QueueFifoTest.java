@@ -5,7 +5,6 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.ScqQueue;
-import dev.slipstream.queue.SlotSequenceQueue;
 import java.util.Queue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -83,32 +82,6 @@ public final class QueueFifoTest {
     public static class LscqOrderZero {
         // one element per segment: every offer after the first crosses to a new segment
         private final LscqQueue<Integer> queue = new LscqQueue<>(1);
-
-        @Actor
-        public void producer() {
-            offerThree(queue);
-        }
-
-        @Actor
-        public void consumer(final III_Result r) {
-            pollTwo(queue, r);
-        }
-
-        @Arbiter
-        public void arbiter(final III_Result r) {
-            drain(queue, r);
-        }
-    }
-
-    @JCStressTest
-    @Outcome(id = "0, 0, 123", expect = ACCEPTABLE, desc = "both polls before the first offer")
-    @Outcome(id = "0, 1, 23", expect = ACCEPTABLE, desc = "first poll early")
-    @Outcome(id = "1, 0, 23", expect = ACCEPTABLE, desc = "second poll between offers")
-    @Outcome(id = "1, 2, 3", expect = ACCEPTABLE, desc = "consumer kept up")
-    @Outcome(expect = FORBIDDEN, desc = "order broken, element lost or duplicated")
-    @State
-    public static class SlotSequence {
-        private final SlotSequenceQueue<Integer> queue = new SlotSequenceQueue<>(4);
 
         @Actor
         public void producer() {

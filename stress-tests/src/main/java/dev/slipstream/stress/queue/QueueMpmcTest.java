@@ -186,42 +186,16 @@ public final class QueueMpmcTest {
         }
     }
 
-    /** LPRQ with each candidate contention setting, rings of two cells. */
+    /**
+     * LPRQ with {@code WAIT_FOR_OFFER}, rings of two cells: polls that overtake offers wait for
+     * them. ({@code BACK_OFF} adds only pauses between positions, which change no ordering.)
+     */
     @JCStressTest
     @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
     @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
     @State
     public static class LprqWaitForOffer {
         private final LprqQueue<Integer> queue = new LprqQueue<>(2, LprqQueue.Contention.WAIT_FOR_OFFER);
-        private final Seen seen = new Seen();
-
-        @Actor
-        public void first() {
-            queue.offer(1);
-            queue.offer(2);
-            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
-        }
-
-        @Actor
-        public void second() {
-            queue.offer(3);
-            queue.offer(4);
-            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
-        }
-
-        @Arbiter
-        public void arbiter(final II_Result r) {
-            finish(queue, seen, r);
-        }
-    }
-
-    /** As {@link LprqWaitForOffer}, with back-off. */
-    @JCStressTest
-    @Outcome(id = "15, 0", expect = ACCEPTABLE, desc = "every element exactly once")
-    @Outcome(expect = FORBIDDEN, desc = "an element lost or duplicated")
-    @State
-    public static class LprqBackOff {
-        private final LprqQueue<Integer> queue = new LprqQueue<>(2, LprqQueue.Contention.BACK_OFF);
         private final Seen seen = new Seen();
 
         @Actor
