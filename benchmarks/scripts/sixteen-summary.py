@@ -119,6 +119,7 @@ class Run:
         self.aeron = {}     # (channel, impl) -> {round: msgs/s}
         self.latency = {}   # (channel, impl) -> {round: (p50, p90, p99)}
         self.cluster = {}   # (rate, impl, figure) -> {round: microseconds, or answers/s for "achieved"}
+        self.cluster_pins = []  # (file, last line, whether it warned)
         self.counters = {}  # (queue, workload, threads) -> {event: per million operations}
         for i, folder in enumerate(folders):
             self.read(i, folder)
@@ -184,6 +185,11 @@ class Run:
                 m = pat.match(line)
                 if m:
                     self.cluster.setdefault((int(m[2]), m[1], m[3]), {})[(i, r)] = float(m[4])
+        # pin-threads.sh's report beside each run: its last line, "pinned K threads on C CPUs"
+        for path in glob.glob(os.path.join(folder, "cluster", "*-r*-pins.txt")):
+            lines = [l.strip() for l in open(path) if l.strip()]
+            self.cluster_pins.append((os.path.basename(path), lines[-1] if lines else "empty",
+                                      any("WARNING" in l or "ended" in l for l in lines)))
 
 
 def load_json(path):
@@ -564,6 +570,13 @@ def cluster(run):
                      for f in ("p50", "p99", "p999", "max", "achieved")]
             print(f"| {rate:,} | {impl} | " + " | ".join(cells) + " |")
     print()
+    if run.cluster_pins:
+        clean = [p for p in run.cluster_pins if not p[2]]
+        print(f"Pinning (pin-threads.sh): {len(clean)} of {len(run.cluster_pins)} runs pinned one thread per CPU"
+              + ("" if len(clean) == len(run.cluster_pins) else "; the others: "
+                 + "; ".join(f"{p[0]}: {p[1]}" for p in run.cluster_pins if p[2])) + ".\n")
+    else:
+        print("Pinning: no pin reports (threads not pinned).\n")
 
 
 def profiles(run):
