@@ -6,7 +6,9 @@
  * offers fail, accepted elements can still be taken, {@code isDrained()} says when the last one
  * was), and each has a {@link java.util.concurrent.BlockingQueue} variant whose {@code take}
  * waits without a lock: {@link dev.slipstream.queue.LprqBlockingQueue} and {@link
- * dev.slipstream.queue.LscqBlockingQueue}.
+ * dev.slipstream.queue.LscqBlockingQueue}. {@link dev.slipstream.queue.SlotSequenceQueue} (a bounded
+ * queue with a sequence per slot) and {@link dev.slipstream.queue.LprqQueue.Contention} are
+ * candidates for many cores, not defaults.
  *
  * <h2>Memory ordering at the call</h2>
  * Every access to a field or array element shared between threads goes through a private (or

@@ -9,6 +9,7 @@ import dev.slipstream.queue.LscqQueue;
 import dev.slipstream.queue.QueueCounters;
 import dev.slipstream.queue.ScqBlockingQueue;
 import dev.slipstream.queue.ScqQueue;
+import dev.slipstream.queue.SlotSequenceQueue;
 import dev.slipstream.ring.RingBuffer;
 import dev.slipstream.topology.UnboundedIngress;
 import dev.slipstream.wait.BlockingWaitStrategy;
@@ -104,6 +105,20 @@ class LscqSamplesTest {
         assertEquals(0, lost);
         assertEquals(0, ring.getCursor());
         assertEquals(42, ring.get(0).id);
+    }
+
+    @Test
+    void manyCoreCandidates() {
+        LprqQueue<Request> requests = new LprqQueue<>(4096, LprqQueue.Contention.WAIT_FOR_OFFER);
+        SlotSequenceQueue<Order> orders = new SlotSequenceQueue<>(1024);   // capacity: a power of two, >= 2
+        if (!orders.offer(order)) {
+            // full: exactly 1024 orders are waiting
+        }
+        assertEquals(LprqQueue.Contention.WAIT_FOR_OFFER, requests.contention());
+        assertEquals(1024, orders.capacity());
+        assertEquals(order, orders.poll());
+        requests.offer(request);
+        assertEquals(request, requests.poll());
     }
 
     @Test
