@@ -31,6 +31,29 @@ public final class QueueMpmcTest {
         int mask2;
         int dup;
 
+        /** Offers {@code a} and {@code b}, then polls twice: the mask of what the polls took. */
+        static int offerTwoPollTwo(final Queue<Integer> q, final int a, final int b) {
+            q.offer(a);
+            q.offer(b);
+            return record(q, record(q, 0));
+        }
+
+        /**
+         * Offers {@code a} and {@code b}, each until accepted (a full queue is polled to make
+         * room, and what that poll takes is recorded), then polls once.
+         */
+        static int offerTwoMakingRoomPollOne(final Queue<Integer> q, final int a, final int b) {
+            return record(q, offerOrPoll(q, b, offerOrPoll(q, a, 0)));
+        }
+
+        private static int offerOrPoll(final Queue<Integer> q, final int e, final int mask) {
+            int m = mask;
+            while (!q.offer(e)) {
+                m = record(q, m); // full: make room ourselves
+            }
+            return m;
+        }
+
         static int record(final Queue<Integer> q, final int mask) {
             final Integer e = q.poll();
             return e == null ? mask : mask | (1 << (e - 1)) | ((mask & (1 << (e - 1))) << 8);
@@ -66,16 +89,12 @@ public final class QueueMpmcTest {
 
         @Actor
         public void first() {
-            queue.offer(1);
-            queue.offer(2);
-            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+            seen.mask1 = Seen.offerTwoPollTwo(queue, 1, 2);
         }
 
         @Actor
         public void second() {
-            queue.offer(3);
-            queue.offer(4);
-            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+            seen.mask2 = Seen.offerTwoPollTwo(queue, 3, 4);
         }
 
         @Arbiter
@@ -93,26 +112,14 @@ public final class QueueMpmcTest {
         private final ScqQueue<Integer> queue = new ScqQueue<>(2);
         private final Seen seen = new Seen();
 
-        private static int offerOrPoll(final ScqQueue<Integer> q, final int e, final int mask) {
-            int m = mask;
-            while (!q.offer(e)) {
-                m = Seen.record(q, m); // full: make room ourselves
-            }
-            return m;
-        }
-
         @Actor
         public void first() {
-            int m = offerOrPoll(queue, 1, 0);
-            m = offerOrPoll(queue, 2, m);
-            seen.mask1 = Seen.record(queue, m);
+            seen.mask1 = Seen.offerTwoMakingRoomPollOne(queue, 1, 2);
         }
 
         @Actor
         public void second() {
-            int m = offerOrPoll(queue, 3, 0);
-            m = offerOrPoll(queue, 4, m);
-            seen.mask2 = Seen.record(queue, m);
+            seen.mask2 = Seen.offerTwoMakingRoomPollOne(queue, 3, 4);
         }
 
         @Arbiter
@@ -131,16 +138,12 @@ public final class QueueMpmcTest {
 
         @Actor
         public void first() {
-            queue.offer(1);
-            queue.offer(2);
-            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+            seen.mask1 = Seen.offerTwoPollTwo(queue, 1, 2);
         }
 
         @Actor
         public void second() {
-            queue.offer(3);
-            queue.offer(4);
-            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+            seen.mask2 = Seen.offerTwoPollTwo(queue, 3, 4);
         }
 
         @Arbiter
@@ -158,26 +161,14 @@ public final class QueueMpmcTest {
         private final SlotSequenceQueue<Integer> queue = new SlotSequenceQueue<>(2);
         private final Seen seen = new Seen();
 
-        private static int offerOrPoll(final SlotSequenceQueue<Integer> q, final int e, final int mask) {
-            int m = mask;
-            while (!q.offer(e)) {
-                m = Seen.record(q, m); // full: make room ourselves
-            }
-            return m;
-        }
-
         @Actor
         public void first() {
-            int m = offerOrPoll(queue, 1, 0);
-            m = offerOrPoll(queue, 2, m);
-            seen.mask1 = Seen.record(queue, m);
+            seen.mask1 = Seen.offerTwoMakingRoomPollOne(queue, 1, 2);
         }
 
         @Actor
         public void second() {
-            int m = offerOrPoll(queue, 3, 0);
-            m = offerOrPoll(queue, 4, m);
-            seen.mask2 = Seen.record(queue, m);
+            seen.mask2 = Seen.offerTwoMakingRoomPollOne(queue, 3, 4);
         }
 
         @Arbiter
@@ -200,16 +191,12 @@ public final class QueueMpmcTest {
 
         @Actor
         public void first() {
-            queue.offer(1);
-            queue.offer(2);
-            seen.mask1 = Seen.record(queue, Seen.record(queue, 0));
+            seen.mask1 = Seen.offerTwoPollTwo(queue, 1, 2);
         }
 
         @Actor
         public void second() {
-            queue.offer(3);
-            queue.offer(4);
-            seen.mask2 = Seen.record(queue, Seen.record(queue, 0));
+            seen.mask2 = Seen.offerTwoPollTwo(queue, 3, 4);
         }
 
         @Arbiter

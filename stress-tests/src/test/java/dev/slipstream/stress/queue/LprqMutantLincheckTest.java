@@ -9,9 +9,6 @@ import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -26,22 +23,9 @@ import org.junit.jupiter.api.Test;
 public class LprqMutantLincheckTest {
 
     /** The operations the model check runs, on the mutant queue a subclass passes in. */
-    @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    abstract static class MutantOperations {
-        private final MutantLprqQueue queue;
-
+    abstract static class MutantOperations extends MutantQueueOperations {
         MutantOperations(final MutantLprqQueue queue) {
-            this.queue = queue;
-        }
-
-        @Operation
-        public boolean offer(@Param(name = "element") final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return (Integer) queue.poll();
+            super(queue);
         }
     }
 

@@ -62,17 +62,6 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
         }
     }
 
-    @Test
-    public void backOffModelChecking() {
-        modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(TestSize.pick(3, 15, 30))
-                .threads(3)
-                .actorsPerThread(2)
-                .actorsBefore(2)
-                .actorsAfter(2)
-                .check(BackOffRingOfTwo.class);
-    }
-
     /**
      * Rings of two, with {@link LprqQueue.Contention#WAIT_FOR_OFFER}: a dequeuer that overtook
      * the offer of its position waits for it.
@@ -83,34 +72,30 @@ public class LprqQueueLincheckTest extends FifoQueueOperations {
         }
     }
 
-    @Test
-    public void waitForOfferModelChecking() {
+    /** The ring-of-two model check and stress of a contention setting. */
+    private static void modelCheckAndStress(final Class<?> subject) {
         modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(TestSize.pick(3, 15, 30))
+                .iterations(TestSize.pick(3, 8, 30))
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(2)
                 .actorsAfter(2)
-                .check(WaitForOfferRingOfTwo.class);
-    }
-
-    @Test
-    public void waitForOfferStress() {
+                .check(subject);
         stress(FifoSpecs.Unbounded.class)
-                .iterations(TestSize.pick(3, 10, 10))
+                .iterations(TestSize.pick(3, 5, 10))
                 .invocationsPerIteration(TestSize.pick(500, 1_000, 1_000))
                 .threads(3)
                 .actorsPerThread(3)
-                .check(WaitForOfferRingOfTwo.class);
+                .check(subject);
     }
 
     @Test
-    public void backOffStress() {
-        stress(FifoSpecs.Unbounded.class)
-                .iterations(TestSize.pick(3, 10, 10))
-                .invocationsPerIteration(TestSize.pick(500, 1_000, 1_000))
-                .threads(3)
-                .actorsPerThread(3)
-                .check(BackOffRingOfTwo.class);
+    public void backOff() {
+        modelCheckAndStress(BackOffRingOfTwo.class);
+    }
+
+    @Test
+    public void waitForOffer() {
+        modelCheckAndStress(WaitForOfferRingOfTwo.class);
     }
 }

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * {@link LprqQueue.Contention} settings too, so that each candidate's checks are shown to fail
  * on a mutant with that setting.
  */
-final class MutantLprqQueue {
+final class MutantLprqQueue implements MutantQueueOperations.MutantQueue {
     /** The check each mutant lacks. */
     enum Mutation {
         /** None: the production algorithm. */
@@ -291,7 +291,8 @@ final class MutantLprqQueue {
         }
     }
 
-    boolean offer(final Object e) {
+    @Override
+    public boolean offer(final Object e) {
         final Object reservation = RESERVATION.get();
         Ring fresh = null;
         Ring t = (Ring) TAIL_RING.getVolatile(this);
@@ -316,7 +317,8 @@ final class MutantLprqQueue {
         }
     }
 
-    Object poll() {
+    @Override
+    public Object poll() {
         Ring h = (Ring) HEAD_RING.getVolatile(this);
         final long head = (long) HEAD.getVolatile(h);
         final long tail = (long) TAIL.getVolatile(h);

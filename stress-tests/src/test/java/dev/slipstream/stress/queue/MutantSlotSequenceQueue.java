@@ -7,7 +7,7 @@ import java.lang.invoke.VarHandle;
  * A copy of {@code SlotSequenceQueue}'s offer and poll (no cache remap, no padding, no fill) with
  * one step changed, chosen by {@link Mutation}: the seeded bugs its Lincheck check must catch.
  */
-final class MutantSlotSequenceQueue {
+final class MutantSlotSequenceQueue implements MutantQueueOperations.MutantQueue {
     /** The step each mutant gets wrong. */
     enum Mutation {
         /** None: the production protocol. */
@@ -57,7 +57,8 @@ final class MutantSlotSequenceQueue {
         }
     }
 
-    boolean offer(final Object e) {
+    @Override
+    public boolean offer(final Object e) {
         long p = (long) PRODUCER_INDEX.getVolatile(this);
         while (true) {
             final int j = (int) p & (capacity - 1);
@@ -83,7 +84,8 @@ final class MutantSlotSequenceQueue {
         }
     }
 
-    Object poll() {
+    @Override
+    public Object poll() {
         long c = (long) CONSUMER_INDEX.getVolatile(this);
         while (true) {
             final int j = (int) c & (capacity - 1);

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jetbrains.lincheck.LincheckAssertionError;
-import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.Operation;
-import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -19,22 +16,9 @@ import org.junit.jupiter.api.Test;
 public class SlotSequenceMutantLincheckTest {
 
     /** The operations the model check runs, on the mutant queue a subclass passes in. */
-    @Param(name = "element", gen = IntGen.class, conf = "1:9")
-    abstract static class MutantOperations {
-        private final MutantSlotSequenceQueue queue;
-
+    abstract static class MutantOperations extends MutantQueueOperations {
         MutantOperations(final MutantSlotSequenceQueue queue) {
-            this.queue = queue;
-        }
-
-        @Operation
-        public boolean offer(@Param(name = "element") final int e) {
-            return queue.offer(e);
-        }
-
-        @Operation
-        public Integer poll() {
-            return (Integer) queue.poll();
+            super(queue);
         }
     }
 
@@ -85,6 +69,6 @@ public class SlotSequenceMutantLincheckTest {
 
     @Test
     public void theUnmutatedCopyPassesTheSameCheck() {
-        modelCheck(Unmutated.class, 15);
+        modelCheck(Unmutated.class, 5);
     }
 }

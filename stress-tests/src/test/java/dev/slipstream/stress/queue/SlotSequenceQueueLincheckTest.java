@@ -20,7 +20,7 @@ public class SlotSequenceQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void modelChecking() {
         modelChecking(FifoSpecs.BoundedSixteen.class)
-                .iterations(TestSize.pick(3, 15, 30))
+                .iterations(TestSize.pick(3, 8, 30))
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -48,7 +48,7 @@ public class SlotSequenceQueueLincheckTest extends FifoQueueOperations {
     @Test
     public void capacityTwoModelChecking() {
         modelChecking(FifoSpecs.BoundedTwo.class)
-                .iterations(TestSize.pick(3, 15, 30))
+                .iterations(TestSize.pick(3, 8, 30))
                 .threads(3)
                 .actorsPerThread(2)
                 .actorsBefore(2)
