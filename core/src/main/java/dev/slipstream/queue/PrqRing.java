@@ -327,6 +327,7 @@ final class PrqRing extends PrqRingPad2 {
         // once. A non-null witness means the cell is occupied (an element, a claim or a
         // reservation), and position t cannot use it
         if (caxValue(j, null, e) != null) {
+            QueueCounters.count(Event.CELL_OCCUPIED);
             return false;
         }
         // the publication, expecting the epoch an earlier lap leaves behind

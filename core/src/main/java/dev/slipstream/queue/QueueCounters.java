@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * What the lock-free queues did besides moving elements, counted for a benchmark or a diagnosis:
- * positions an enqueuer or dequeuer took in vain, cells a dequeuer made unusable, rings closed
+ * positions an enqueuer or dequeuer took in vain, cells a dequeuer made unusable, cells an
+ * enqueuer found still occupied, rings closed
  * and added, CASes that failed on the slow paths. Off unless the JVM starts with
  * {@code -Dslipstream.queue.counters=true}; off, every count is a test of a {@code static final}
  * false that the JIT removes, and the counts sit only on the queues' slow paths (a position that
@@ -54,6 +55,13 @@ public final class QueueCounters {
         DEQUEUE_RETRY,
         /** A cell a dequeuer passed and made unusable for its lap (an enqueuer of that lap retries). */
         CELL_PASSED,
+        /**
+         * An LPRQ enqueuer's position whose cell still held an older lap's element or another
+         * enqueuer's claim, so that its claim failed (it takes another position, also counted as
+         * an {@link #ENQUEUE_RETRY}): what separates a ring too small or consumers too slow from
+         * positions lost to dequeuers that passed.
+         */
+        CELL_OCCUPIED,
         /** A spin of a dequeuer waiting for the enqueuer that holds its position. */
         ENQUEUER_WAIT,
         /** A ring closed to enqueuers because it was full or an enqueuer was starving. */

@@ -42,6 +42,7 @@ class QueueCountersTest {
         assertEquals(ADDED, lprq.get("RING_ADDED"), lprq.toString());
         assertEquals(ADDED, lprq.get("RING_CLOSED"), lprq.toString());
         assertEquals(ADDED, lprq.get("ENQUEUE_RETRY"), "the position that found each ring full: " + lprq);
+        assertEquals(ADDED, lprq.get("CELL_OCCUPIED"), "that position's cell held the ring's first element: " + lprq);
         // that position stays in the closed ring, empty: the dequeuer takes it, finds nothing and
         // passes its cell, once per closed ring
         assertEquals(ADDED, lprq.get("DEQUEUE_RETRY"), lprq.toString());
