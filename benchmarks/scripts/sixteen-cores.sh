@@ -13,12 +13,12 @@
 #            closed and added, CASes lost, per million operations) on Pair and 50/50 at 4, 8 and
 #            16 threads, one round, in JVMs of their own (counting costs time: not a timing)
 #   bounded  producers and consumers on one bounded queue (JMH QueueProducerConsumer.p1c1 with
-#            -tg N,N) at 2P2C, 4P4C and 8P8C: ScqQueue, the candidate SlotSequenceQueue,
-#            ArrayBlockingQueue, JCTools' MpmcArrayQueue
+#            -tg N,N) at 2P2C, 4P4C and 8P8C: ScqQueue, the candidates SlotSequenceQueue and
+#            SlotSequenceQueue-BACK_OFF, ArrayBlockingQueue, JCTools' MpmcArrayQueue
 #   profile  flame graphs (async-profiler, found in benchmarks/target/async-profiler after the
 #            build, or ASYNC_PROFILER) of LprqQueue, its two contention candidates and
-#            LinkedBlockingQueue on Pair and 50/50 at 16 threads, and of ScqQueue,
-#            SlotSequenceQueue and ArrayBlockingQueue at 8P8C; not a measurement to quote
+#            LinkedBlockingQueue on Pair and 50/50 at 16 threads, and of ScqQueue, both
+#            SlotSequenceQueue candidates and ArrayBlockingQueue at 8P8C; not a measurement to quote
 #   rings    the continuous stream (ContinuousThroughput, through continuous.sh), every topology,
 #            yielding and busy-spin, Slipstream's builder against LMAX Disruptor
 #   aeron    the Aeron bridge against raw Aeron over IPC and UDP loopback: throughput (JMH
@@ -138,8 +138,8 @@ COUNTER_THREADS="16 8 4"
 
 # bounded: producer/consumer pairs, queues, JMH iterations
 BOUNDED_TG="2 4 8"
-BOUNDED_QUEUES="ScqQueue SlotSequenceQueue ArrayBlockingQueue MpmcArrayQueue"
-BOUNDED_WI=1; BOUNDED_W=500; BOUNDED_I=2; BOUNDED_R=500     # iterations and milliseconds each
+BOUNDED_QUEUES="ScqQueue SlotSequenceQueue SlotSequenceQueue-BACK_OFF ArrayBlockingQueue MpmcArrayQueue"
+BOUNDED_WI=1; BOUNDED_W=400; BOUNDED_I=2; BOUNDED_R=500     # iterations and milliseconds each
 
 # rings: ContinuousThroughput passes (a first pass of 10 M events, then passes of RING_SECONDS)
 RING_SHAPES="unicast pipeline sequencer multicast diamond"
@@ -166,7 +166,7 @@ CLUSTER_PIN=${CLUSTER_PIN:-1}   # pin-threads.sh: 1 pins every busy thread to a 
 # PROFILE_TG pairs under JMH's async profiler
 PROFILE_THREADS=16; PROFILE_OPS=100000; PROFILE_NS=190
 PROFILE_QUEUES="LprqQueue LprqQueue-WAIT_FOR_OFFER LprqQueue-BACK_OFF LinkedBlockingQueue"
-PROFILE_BOUNDED="ScqQueue SlotSequenceQueue ArrayBlockingQueue"
+PROFILE_BOUNDED="ScqQueue SlotSequenceQueue SlotSequenceQueue-BACK_OFF ArrayBlockingQueue"
 PROFILE_TG=8
 PROFILE_INTERVAL_NS=1000000
 

@@ -106,11 +106,6 @@ final class PrqRing extends PrqRingPad2 {
     static final int ENQUEUER_PATIENCE = 32;
     /** Rotation that spreads consecutive positions 16 cells apart (128-byte lines of longs). */
     static final int REMAP_SHIFT = 4;
-    /**
-     * With {@link LprqQueue.Contention#BACK_OFF}: the most spins a thread pauses after a failed
-     * position (1, 2, 4 ... up to this), about a cache miss's worth per doubling.
-     */
-    static final int MAX_BACK_OFF_SPINS = 64;
 
     private static final VarHandle HEAD = FieldHandles.of(PrqRingHead.class, "head", long.class);
     private static final VarHandle TAIL = FieldHandles.of(PrqRingTail.class, "tail", long.class);
@@ -295,7 +290,7 @@ final class PrqRing extends PrqRingPad2 {
                 QueueCounters.count(Event.CAS_FAILED); // another enqueuer took a position meanwhile
             }
             if (backOff) {
-                pause(failures);
+                ContentionBackOff.pause(failures);
             }
             t = faaTail(1L);
             if (t < 0) {
@@ -304,18 +299,6 @@ final class PrqRing extends PrqRingPad2 {
             if (enqueueAt(t, e)) {
                 return true;
             }
-        }
-    }
-
-    /**
-     * Spins {@code 2^(failures - 1)} pauses, at most {@link #MAX_BACK_OFF_SPINS}, touching no
-     * shared line: the thread stays off the counter that the others are fighting over, as a
-     * queued lock's waiter spins on its own line.
-     */
-    private static void pause(final int failures) {
-        final int spins = Math.min(MAX_BACK_OFF_SPINS, 1 << Math.min(failures - 1, 30));
-        for (int i = 0; i < spins; i++) {
-            Thread.onSpinWait();
         }
     }
 
@@ -482,7 +465,7 @@ final class PrqRing extends PrqRingPad2 {
                 return null;
             }
             if (backOff) {
-                pause(++failures);
+                ContentionBackOff.pause(++failures);
             }
             h = faaHead(1L);
         }

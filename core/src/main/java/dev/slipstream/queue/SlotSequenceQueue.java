@@ -118,6 +118,8 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
     private final int bits;
     private final int remapShift;
     private final boolean remap;
+    /** Whether a thread that lost a CAS on an index pauses before it reads the index again. */
+    private final boolean backOff;
     /**
      * What {@link #claim()} returns when the queue is full: the position before the first, which
      * the indices reach again only after 2^64 - 1 operations.
@@ -143,7 +145,26 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
      * @throws IllegalArgumentException if {@code capacity} is not such a power of two
      */
     public SlotSequenceQueue(final int capacity, final boolean cacheRemap) {
-        this(capacity, cacheRemap, 0L);
+        this(capacity, cacheRemap, false, 0L);
+    }
+
+    /**
+     * Creates a queue whose threads, when they lose a CAS on an index to another thread, pause 1,
+     * 2, 4 ... 64 spins before they read the index again: fewer threads on the index's cache line
+     * at once, so that the winner's next operation finds it in its own cache (what a contended
+     * lock gives the thread that holds it). A candidate for many threads on many cores.
+     *
+     * <pre>{@code
+     * SlotSequenceQueue<Order> orders = SlotSequenceQueue.backingOff(1024);
+     * }</pre>
+     *
+     * @param capacity a power of two from 2 to {@link #MAX_CAPACITY}
+     * @param <E> the element type
+     * @return the queue, with cache remap on
+     * @throws IllegalArgumentException if {@code capacity} is not such a power of two
+     */
+    public static <E> SlotSequenceQueue<E> backingOff(final int capacity) {
+        return new SlotSequenceQueue<>(capacity, true, true, 0L);
     }
 
     /**
@@ -151,6 +172,10 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
      * is a difference, so the indices may wrap).
      */
     SlotSequenceQueue(final int capacity, final boolean cacheRemap, final long start) {
+        this(capacity, cacheRemap, false, start);
+    }
+
+    private SlotSequenceQueue(final int capacity, final boolean cacheRemap, final boolean backOff, final long start) {
         if (capacity < 2 || capacity > MAX_CAPACITY || Integer.bitCount(capacity) != 1) {
             throw new IllegalArgumentException("capacity must be a power of two from 2 to " + MAX_CAPACITY
                     + ", got " + capacity);
@@ -159,6 +184,7 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
         this.mask = capacity - 1;
         this.bits = Integer.numberOfTrailingZeros(capacity);
         this.remap = cacheRemap;
+        this.backOff = backOff;
         this.full = start - 1;
         this.remapShift = cacheRemap && bits > REMAP_SHIFT ? REMAP_SHIFT : 0;
         this.sequences = new long[capacity + 2 * SEQUENCE_PAD];
@@ -241,6 +267,7 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
      */
     private long claim() {
         long p = lvProducerIndex();
+        int failures = 0;
         while (true) {
             final int j = slot(p);
             // acquire: the consumer's null store before it freed the slot happens-before the write
@@ -252,7 +279,7 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
                     return p;
                 }
                 QueueCounters.count(Event.CAS_FAILED); // another producer took p first
-                p = witness;
+                p = backOff ? pauseAndRead(++failures, true) : witness;
             } else if (lag < 0) {
                 // the slot still holds position p - capacity's element: full, unless that
                 // element's consumer has taken its position and is freeing the slot
@@ -266,6 +293,25 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
                 p = lvProducerIndex(); // p was taken and filled meanwhile
             }
         }
+    }
+
+    /**
+     * After the {@code failures}-th lost CAS: pauses ({@link ContentionBackOff}), then reads the
+     * producer index (or the consumer index) again: the witness of the lost CAS is stale by then.
+     */
+    private long pauseAndRead(final int failures, final boolean producer) {
+        ContentionBackOff.pause(failures);
+        return producer ? lvProducerIndex() : lvConsumerIndex();
+    }
+
+    /**
+     * Whether a thread that loses a CAS on an index pauses before reading it again
+     * ({@link #backingOff(int)}).
+     *
+     * @return the back-off setting
+     */
+    public boolean isBackingOff() {
+        return backOff;
     }
 
     /** Writes position {@code p}'s element and hands the slot to its consumer. */
@@ -287,6 +333,7 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
     @SuppressWarnings("unchecked")
     public E poll() {
         long c = lvConsumerIndex();
+        int failures = 0;
         while (true) {
             final int j = slot(c);
             // acquire: the producer's element is written before its release of the sequence
@@ -306,7 +353,7 @@ public final class SlotSequenceQueue<E> extends SlotQueuePad2<E> implements Batc
                     continue;
                 }
                 QueueCounters.count(Event.CAS_FAILED); // another consumer took c first
-                c = witness;
+                c = backOff ? pauseAndRead(++failures, false) : witness;
             } else if (lag < 0) {
                 // not filled for c: the queue is empty, or c's producer is between its CAS and
                 // its store

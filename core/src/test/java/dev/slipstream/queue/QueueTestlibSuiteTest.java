@@ -75,6 +75,7 @@ public class QueueTestlibSuiteTest {
         add(all, "SlotSequenceQueue 8", () -> new SlotSequenceQueue<>(8));
         add(all, "SlotSequenceQueue 64", () -> new SlotSequenceQueue<>(64));
         add(all, "SlotSequenceQueue 64 without remap", () -> new SlotSequenceQueue<>(64, false));
+        add(all, "SlotSequenceQueue 8 backing off", () -> SlotSequenceQueue.backingOff(8));
         add(all, "SlotSequenceQueue 8 from 2^64 - 3", () -> new SlotSequenceQueue<>(8, true, -3L));
         add(all, "SlotSequenceQueue 64 from 2^63 - 3", () -> new SlotSequenceQueue<>(64, true, Long.MAX_VALUE - 2));
         add(all, "ScqBlockingQueue 8", () -> new ScqBlockingQueue<>(8));

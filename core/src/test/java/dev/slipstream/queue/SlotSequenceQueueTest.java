@@ -29,6 +29,12 @@ class SlotSequenceQueueTest {
         assertEquals(64, q.capacity());
         assertFalse(q.isCacheRemap());
         assertTrue(new SlotSequenceQueue<Integer>(2).isCacheRemap());
+        assertFalse(q.isBackingOff());
+        final SlotSequenceQueue<Integer> backingOff = SlotSequenceQueue.backingOff(16);
+        assertTrue(backingOff.isBackingOff());
+        assertTrue(backingOff.isCacheRemap());
+        assertEquals(16, backingOff.capacity());
+        assertThrows(IllegalArgumentException.class, () -> SlotSequenceQueue.backingOff(3));
     }
 
     @ParameterizedTest

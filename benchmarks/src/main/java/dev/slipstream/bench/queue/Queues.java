@@ -37,6 +37,7 @@ final class Queues {
             case "LprqQueue-WAIT_FOR_OFFER" -> new LprqQueue<>(1 << order, LprqQueue.Contention.WAIT_FOR_OFFER);
             case "LprqQueue-64K" -> new LprqQueue<>(1 << 16);
             case "SlotSequenceQueue" -> new SlotSequenceQueue<>(1 << order, remap);
+            case "SlotSequenceQueue-BACK_OFF" -> SlotSequenceQueue.backingOff(1 << order);
             case "MpmcArrayQueue" -> new MpmcArrayQueue<>(CAPACITY);
             case "MpmcUnboundedXaddArrayQueue" -> new MpmcUnboundedXaddArrayQueue<>(SEGMENT);
             case "ConcurrentLinkedQueue" -> new ConcurrentLinkedQueue<>();
@@ -48,7 +49,7 @@ final class Queues {
 
     /** The default order of the Slipstream queue of this name in the comparison. */
     static int defaultOrder(final String impl) {
-        return "ScqQueue".equals(impl) || "SlotSequenceQueue".equals(impl) ? Integer.numberOfTrailingZeros(CAPACITY)
+        return "ScqQueue".equals(impl) || impl.startsWith("SlotSequenceQueue") ? Integer.numberOfTrailingZeros(CAPACITY)
                 : Integer.numberOfTrailingZeros(SEGMENT);
     }
 }

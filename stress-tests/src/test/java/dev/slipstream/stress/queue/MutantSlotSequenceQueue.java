@@ -41,6 +41,7 @@ final class MutantSlotSequenceQueue implements MutantQueueOperations.MutantQueue
     }
 
     private final Mutation mutation;
+    private final boolean backOff;
     private final int capacity;
     private final long[] sequences;
     private final Object[] elements;
@@ -48,6 +49,12 @@ final class MutantSlotSequenceQueue implements MutantQueueOperations.MutantQueue
     private long consumerIndex;
 
     MutantSlotSequenceQueue(final Mutation mutation, final int capacity) {
+        this(mutation, capacity, false);
+    }
+
+    /** As above; {@code backOff} as {@code SlotSequenceQueue.backingOff}: a pause after a lost CAS. */
+    MutantSlotSequenceQueue(final Mutation mutation, final int capacity, final boolean backOff) {
+        this.backOff = backOff;
         this.mutation = mutation;
         this.capacity = capacity;
         this.sequences = new long[capacity];
@@ -70,7 +77,7 @@ final class MutantSlotSequenceQueue implements MutantQueueOperations.MutantQueue
                     SEQUENCES.setRelease(sequences, j, p + 1);
                     return true;
                 }
-                p = witness;
+                p = backOff ? pauseAndRead(true) : witness;
             } else if (lag < 0) {
                 if (mutation == Mutation.FULL_WITHOUT_CONSUMER_CHECK
                         || p - capacity - (long) CONSUMER_INDEX.getVolatile(this) >= 0) {
@@ -103,7 +110,7 @@ final class MutantSlotSequenceQueue implements MutantQueueOperations.MutantQueue
                     }
                     return e;
                 }
-                c = witness;
+                c = backOff ? pauseAndRead(false) : witness;
             } else if (lag < 0) {
                 if (c - (long) PRODUCER_INDEX.getVolatile(this) >= 0) {
                     return null;
@@ -114,5 +121,11 @@ final class MutantSlotSequenceQueue implements MutantQueueOperations.MutantQueue
                 c = (long) CONSUMER_INDEX.getVolatile(this);
             }
         }
+    }
+
+    /** The production back-off's pause (its first step: one spin), then the index read again. */
+    private long pauseAndRead(final boolean producer) {
+        Thread.onSpinWait();
+        return (long) (producer ? PRODUCER_INDEX : CONSUMER_INDEX).getVolatile(this);
     }
 }

@@ -46,6 +46,8 @@ class QueueFifoStressTest {
             cases.add(Arguments.of(named("LprqQueue ring 2 WAIT_FOR_OFFER",
                     () -> new LprqQueue<>(2, LprqQueue.Contention.WAIT_FOR_OFFER)), shape[0], shape[1]));
             cases.add(Arguments.of(named("SlotSequenceQueue 4", () -> new SlotSequenceQueue<>(4)), shape[0], shape[1]));
+            cases.add(Arguments.of(named("SlotSequenceQueue 4 backing off", () -> SlotSequenceQueue.backingOff(4)),
+                    shape[0], shape[1]));
         }
         return cases.build();
     }

@@ -65,4 +65,22 @@ public class SlotSequenceQueueLincheckTest extends FifoQueueOperations {
                 .actorsPerThread(3)
                 .check(CapacityTwo.class);
     }
+
+    /** Capacity two, backing off after a lost CAS ({@link SlotSequenceQueue#backingOff(int)}). */
+    public static class BackingOffCapacityTwo extends FifoQueueOperations {
+        public BackingOffCapacityTwo() {
+            super(SlotSequenceQueue.backingOff(2));
+        }
+    }
+
+    @Test
+    public void backingOffCapacityTwoModelChecking() {
+        modelChecking(FifoSpecs.BoundedTwo.class)
+                .iterations(TestSize.pick(3, 8, 30))
+                .threads(3)
+                .actorsPerThread(2)
+                .actorsBefore(2)
+                .actorsAfter(2)
+                .check(BackingOffCapacityTwo.class);
+    }
 }
