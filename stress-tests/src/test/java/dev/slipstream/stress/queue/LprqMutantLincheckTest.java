@@ -213,11 +213,7 @@ public class LprqMutantLincheckTest {
 
     private static void modelCheckScenario(final Class<?> subject, final ExecutionScenario scenario,
             final int invocations) {
-        FifoQueueOperations.modelChecking(FifoSpecs.Unbounded.class)
-                .iterations(0)
-                .invocationsPerIteration(invocations)
-                .addCustomScenario(scenario)
-                .check(subject);
+        MutantQueueOperations.modelCheckScenario(FifoSpecs.Unbounded.class, subject, scenario, invocations);
     }
 
     /** The scenario of the order bug, described where it runs on the production queue. */
@@ -256,11 +252,11 @@ public class LprqMutantLincheckTest {
     }
 
     private static Actor offer(final int element) {
-        return FifoQueueOperations.offerActor(MutantOperations.class, element);
+        return MutantQueueOperations.offerActor(element);
     }
 
     private static Actor poll() {
-        return FifoQueueOperations.pollActor(MutantOperations.class);
+        return MutantQueueOperations.pollActor();
     }
 
     @Test

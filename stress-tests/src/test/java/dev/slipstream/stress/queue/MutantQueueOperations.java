@@ -1,5 +1,7 @@
 package dev.slipstream.stress.queue;
 
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -31,5 +33,32 @@ abstract class MutantQueueOperations {
     @Operation
     public Integer poll() {
         return (Integer) queue.poll();
+    }
+
+    /**
+     * Model checks one hand-written scenario (a mutant proof stops at the first bad execution).
+     *
+     * @param specification the sequential FIFO queue the results must match
+     * @param subject the operations class, a subclass holding the mutant
+     * @param scenario the scenario
+     * @param invocations interleavings to try at most
+     */
+    static void modelCheckScenario(final Class<?> specification, final Class<?> subject,
+            final ExecutionScenario scenario, final int invocations) {
+        FifoQueueOperations.modelChecking(specification)
+                .iterations(0)
+                .invocationsPerIteration(invocations)
+                .addCustomScenario(scenario)
+                .check(subject);
+    }
+
+    /** @return an {@code offer(element)} for a hand-written scenario */
+    static Actor offerActor(final int element) {
+        return FifoQueueOperations.offerActor(MutantQueueOperations.class, element);
+    }
+
+    /** @return a {@code poll()} for a hand-written scenario */
+    static Actor pollActor() {
+        return FifoQueueOperations.pollActor(MutantQueueOperations.class);
     }
 }

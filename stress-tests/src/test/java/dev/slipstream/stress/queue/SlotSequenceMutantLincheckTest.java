@@ -115,18 +115,14 @@ public class SlotSequenceMutantLincheckTest {
 
     private static void modelCheckScenario(final Class<?> subject, final ExecutionScenario scenario,
             final int invocations) {
-        FifoQueueOperations.modelChecking(FifoSpecs.BoundedTwo.class)
-                .iterations(0)
-                .invocationsPerIteration(invocations)
-                .addCustomScenario(scenario)
-                .check(subject);
+        MutantQueueOperations.modelCheckScenario(FifoSpecs.BoundedTwo.class, subject, scenario, invocations);
     }
 
     private static Actor offer(final int element) {
-        return FifoQueueOperations.offerActor(MutantOperations.class, element);
+        return MutantQueueOperations.offerActor(element);
     }
 
     private static Actor poll() {
-        return FifoQueueOperations.pollActor(MutantOperations.class);
+        return MutantQueueOperations.pollActor();
     }
 }
