@@ -38,6 +38,28 @@ class LprqQueueTest {
     }
 
     @Test
+    void aContentionSettingIsRequiredAndKeptAndTheRingCapacityStillChecked() {
+        final NullPointerException none = assertThrows(NullPointerException.class,
+                () -> new LprqQueue<Integer>(16, null));
+        assertEquals("contention must not be null", none.getMessage());
+        final IllegalArgumentException odd = assertThrows(IllegalArgumentException.class,
+                () -> new LprqQueue<Integer>(3, LprqQueue.Contention.BACK_OFF));
+        assertEquals("ringCapacity must be a power of two from 1 to 2^30, got 3", odd.getMessage());
+        assertEquals(LprqQueue.Contention.EAGER, new LprqQueue<Integer>().contention());
+        for (final LprqQueue.Contention contention : LprqQueue.Contention.values()) {
+            final LprqQueue<Integer> q = new LprqQueue<>(2, contention);
+            assertEquals(contention, q.contention());
+            for (int i = 0; i < 5; i++) {
+                assertTrue(q.offer(i));
+            }
+            for (int i = 0; i < 5; i++) {
+                assertEquals(i, q.poll(), contention + ": in order across rings");
+            }
+            assertNull(q.poll());
+        }
+    }
+
+    @Test
     void defaultsAreDocumented() {
         final LprqQueue<Integer> q = new LprqQueue<>();
         assertEquals(LprqQueue.DEFAULT_RING_CAPACITY, q.ringCapacity());

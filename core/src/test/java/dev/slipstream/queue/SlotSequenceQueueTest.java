@@ -88,6 +88,20 @@ class SlotSequenceQueueTest {
     }
 
     @Test
+    void drainAndFillRefuseAMissingConsumerOrSupplierAndLeaveTheQueueAsItWas() {
+        final SlotSequenceQueue<Integer> q = new SlotSequenceQueue<>(4);
+        q.offer(7);
+        final NullPointerException noConsumer = assertThrows(NullPointerException.class, () -> q.drain(null, 1));
+        assertEquals("consumer must not be null", noConsumer.getMessage());
+        final NullPointerException noSupplier = assertThrows(NullPointerException.class, () -> q.fill(null, 1));
+        assertEquals("supplier must not be null", noSupplier.getMessage());
+        final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> q.drain(e -> { }, -1));
+        assertEquals("limit must be >= 0, got -1", negative.getMessage());
+        assertEquals(List.of(7), new ArrayList<>(q), "nothing taken or added");
+    }
+
+    @Test
     void aSupplierThatFailsInFillLeavesAPositionEveryReaderPassesOver() {
         final SlotSequenceQueue<Integer> q = new SlotSequenceQueue<>(8);
         q.offer(1);
